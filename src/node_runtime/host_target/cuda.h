@@ -1,0 +1,2 @@
+/* cuda.h (host target): see cuda_runtime.h. */
+#include "cuda_runtime.h"

@@ -1,0 +1,152 @@
+/* gtap/deque_ws.cuh - the default thread-mode deque: one ring per warp and EPAQ queue with
+ * warp-cooperative batched pop, steal and push of up to 32 tasks (paper Algorithm 1).
+ *
+ * Layout (docs/deque.md): ring positions are absolute uint32 counters (the ring index is
+ * pos & ring_mask). The published entries are [head, tail). The owner end `tail` lives in
+ * the warp's shared memory; `meta` holds the number of published, unclaimed entries (low 32
+ * bits) and a thief lock (bit 32) in one word, so that a thief claims tasks and takes the
+ * lock with one CAS. Thieves read from `head` and advance it under the lock; the owner pushes
+ * at tail and pops from tail. Every claim is a CAS on meta, so the owner's and the thieves'
+ * claims never exceed what was published and never overlap (owner takes the newest, thief
+ * the oldest).
+ *
+ * All functions named *_warp are called by all 32 lanes of the warp with identical
+ * arguments; lane 0 performs the atomics.
+ */
+#ifndef GTAP_DEQUE_WS_CUH
+#define GTAP_DEQUE_WS_CUH
+
+#include "gtap/worker_shared.cuh"
+
+GTAP_DEV gtap_deque *gtap_deque_of(uint32_t worker, uint32_t q)
+{
+    return &gtap_dev.deques[worker * (uint32_t)gtap_dev.num_queues + q];
+}
+
+GTAP_DEV uint32_t *gtap_ring_of(uint32_t worker, uint32_t q)
+{
+    return gtap_dev.rings + (size_t)(worker * (uint32_t)gtap_dev.num_queues + q) * gtap_dev.ring_capacity;
+}
+
+/* Kernel start, lane 0: the deques are empty between launches (tail == head). */
+GTAP_DEV void gtap_q_init(gtap_warp_sh *sh, uint32_t w)
+{
+    for (int q = 0; q < gtap_dev.num_queues; q++) {
+        uint32_t h = gtap_ld_relaxed_u32(&gtap_deque_of(w, q)->head);
+        sh->tail[q] = h;
+        sh->head_cache[q] = h;
+        sh->spawned[q] = 0;
+    }
+}
+
+/* May the owner write ring position pos of queue q? Any lane. A stale head_cache is a lower
+ * bound of head, so the check is conservative; on failure reload head with acquire, which
+ * pairs with the releasing unlock of the last thief: its reads of the slots are done. */
+GTAP_DEV int gtap_q_room(gtap_warp_sh *sh, uint32_t w, uint32_t q, uint32_t pos)
+{
+    if (pos - sh->head_cache[q] < gtap_dev.ring_capacity)
+        return 1;
+    uint32_t h = gtap_ld_acquire_u32(&gtap_deque_of(w, q)->head);
+    sh->head_cache[q] = h; /* lanes may race here; any value they write is a valid lower bound */
+    return pos - h < gtap_dev.ring_capacity;
+}
+
+/* Claims up to want (<= 32 - base) of the newest published entries of the warp's own queue
+ * q; lanes [base, base + k) receive them in *id. Returns k. */
+GTAP_DEV uint32_t gtap_q_pop_warp(gtap_warp_sh *sh, uint32_t w, uint32_t q, uint32_t want,
+                                  uint32_t base, uint32_t lane, uint32_t *id)
+{
+    uint32_t k = 0;
+    if (lane == 0) {
+        gtap_deque *d = gtap_deque_of(w, q);
+        uint64_t m = gtap_ld_relaxed_u64(&d->meta);
+        while ((uint32_t)m != 0) {
+            uint32_t c = (uint32_t)m;
+            k = want < c ? want : c;
+            uint64_t old = gtap_atomic_cas_relaxed_u64(&d->meta, m, m - k);
+            if (old == m)
+                break;
+            m = old;
+            k = 0;
+        }
+        if (k)
+            sh->tail[q] -= k;
+    }
+    k = __shfl_sync(0xffffffffu, k, 0);
+    if (k) {
+        __syncwarp(); /* orders lane 0's tail update before the lanes read it */
+        uint32_t t = sh->tail[q];
+        if (lane >= base && lane < base + k)
+            *id = gtap_ring_of(w, q)[(t + (lane - base)) & gtap_dev.ring_mask];
+        /* The entries are the warp's own writes: no acquire needed. */
+    }
+    return k;
+}
+
+/* Number of entries a thief could claim from (victim, q) now: 0 when empty or locked. */
+GTAP_DEV uint32_t gtap_q_probe(uint32_t victim, uint32_t q)
+{
+    uint64_t m = gtap_ld_relaxed_u64(&gtap_deque_of(victim, q)->meta);
+    return (m & GTAP_DEQUE_LOCK) ? 0u : (uint32_t)m;
+}
+
+/* Steals up to want (<= 32 - base) of the oldest entries of (victim, q), at most half of
+ * them (rounded up); lanes [base, base + k) receive them. Returns k; 0 if the victim was
+ * empty, locked or changed under us (the caller picks another victim). */
+GTAP_DEV uint32_t gtap_q_steal_warp(gtap_warp_sh *sh, uint32_t victim, uint32_t q, uint32_t want,
+                                    uint32_t base, uint32_t lane, uint32_t *id)
+{
+    (void)sh;
+    gtap_deque *d = gtap_deque_of(victim, q);
+    uint32_t k = 0, h = 0;
+    if (lane == 0) {
+        uint64_t m = gtap_ld_relaxed_u64(&d->meta);
+        uint32_t c = (uint32_t)m;
+        if (c != 0 && !(m & GTAP_DEQUE_LOCK)) {
+            k = (c + 1) / 2;
+            if (k > want)
+                k = want;
+            /* Claim k entries and take the thief lock in one step. */
+            if (gtap_atomic_cas_relaxed_u64(&d->meta, m, (m - k) | GTAP_DEQUE_LOCK) == m)
+                h = gtap_ld_relaxed_u32(&d->head);
+            else
+                k = 0;
+        }
+    }
+    k = __shfl_sync(0xffffffffu, k, 0);
+    if (k == 0)
+        return 0;
+    h = __shfl_sync(0xffffffffu, h, 0);
+    /* Acquire: pairs with the victim's release fence before it published these entries, so
+     * the ring slots and the task records they name are visible to every lane. */
+    gtap_fence_acq_rel();
+    if (lane >= base && lane < base + k)
+        *id = gtap_ld_relaxed_u32(&gtap_ring_of(victim, q)[(h + (lane - base)) & gtap_dev.ring_mask]);
+    __syncwarp(); /* every lane has read its slot before head moves past it */
+    if (lane == 0) {
+        gtap_st_relaxed_u32(&d->head, h + k);
+        /* Release: the head update and our slot reads happen before the next thief or the
+         * owner's capacity check (acquire) sees the lock free / the new head. */
+        gtap_atomic_and_release_u64(&d->meta, ~GTAP_DEQUE_LOCK);
+    }
+    return k;
+}
+
+/* Publishes the n entries written at [tail, tail + n) of queue q. Warp-collective; the
+ * caller has executed gtap_fence_acq_rel() on every lane after writing the records and
+ * ring entries (release: a thief that claims them sees them). */
+GTAP_DEV void gtap_q_publish_warp(gtap_warp_sh *sh, uint32_t w, uint32_t q, uint32_t n, uint32_t lane)
+{
+    if (lane == 0) {
+        atomicAdd((unsigned long long *)&gtap_deque_of(w, q)->meta, (unsigned long long)n);
+        sh->tail[q] += n;
+    }
+}
+
+/* Ring position where an entry reserved at offset off (this iteration) goes. */
+GTAP_DEV uint32_t gtap_q_slot_pos(gtap_warp_sh *sh, uint32_t q, uint32_t off)
+{
+    return sh->tail[q] + off;
+}
+
+#endif /* GTAP_DEQUE_WS_CUH */

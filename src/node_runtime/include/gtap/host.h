@@ -1,0 +1,87 @@
+/* gtap/host.h - the node runtime's host library (libgtap_host, C): sizing and allocation of
+ * the device state, launch geometry, error decoding, statistics and profile export. The
+ * inline C++ wrappers of the user API (host_api.cuh) call these; user programs do not.
+ *
+ * One runtime per process. Functions return CUDA error codes (cudaError_t values as int):
+ * 0 is success. They print one message where an error is detected; callers propagate.
+ */
+#ifndef GTAP_HOST_H
+#define GTAP_HOST_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "gtap/state.h"
+#include "gtap_gen.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Sizes and allocates the runtime for cfg and the program prog, fills *state with the
+ * device-side descriptor (the caller copies it to the program's __constant__ gtap_dev),
+ * and stores *bytes_p = device bytes allocated (if bytes_p is non-NULL). Fails with
+ * cudaErrorInitializationError if already initialized, cudaErrorInvalidConfiguration /
+ * cudaErrorInvalidValue for bad settings (with a message naming the knob). */
+int gtap_host_init(const gtap_config_t *cfg, const gtap_program_desc *prog, gtap_dev_state *state,
+                   size_t *bytes_p);
+
+/* Nonzero between a successful gtap_host_init and gtap_host_finalize. */
+int gtap_host_initialized(void);
+
+/* The descriptor of the current runtime (valid while initialized). */
+const gtap_dev_state *gtap_host_state(void);
+const gtap_config_t *gtap_host_config(void);
+
+/* Looks at the device error record after the device is idle (or at exit): prints the
+ * decoded message once and returns cudaErrorLaunchFailure if an error was recorded. */
+int gtap_host_check(void);
+
+/* Clears every queue, the pool, the counters and a recorded error, keeping the memory.
+ * The device must be idle. */
+int gtap_host_reset(void);
+
+/* Prints statistics of the last launch when GTAP_STATS=1 (called by gtap_synchronize). */
+void gtap_host_stats_maybe_print(void);
+
+/* Releases everything gtap_host_init allocated. */
+int gtap_host_finalize(void);
+
+/* Grid size when none was configured: GTAP_GRID_SIZE from the environment if set, else
+ * enough blocks of block_threads threads to fill every SM of the current device. */
+int gtap_host_default_grid_size(int block_threads);
+
+/* Reads an integer environment variable; dflt if unset. Invalid values are reported and
+ * ignored. */
+long long gtap_host_env_ll(const char *name, long long dflt);
+
+/* Launch geometry for gtap_launch: grid and block from the resolved configuration and the
+ * dynamic shared memory thread mode needs when block_size exceeds GTAP_BLOCK_SIZE.
+ * per_warp_smem: bytes of scheduler state per warp; static_block_size: GTAP_BLOCK_SIZE. */
+void gtap_host_launch_geometry(int *grid, int *block, size_t *smem, size_t per_warp_smem,
+                               int static_block_size);
+
+/* Profile export (see gtap/api_types.h for the meaning of the fields). */
+typedef struct gtap_host_profile_options {
+    const char *output_directory;
+    const char *label;
+    int overwrite;
+} gtap_host_profile_options;
+
+typedef struct gtap_host_profile_result {
+    int status; /* gtap_profile_export_status values */
+    size_t recorded_intervals, dropped_intervals;
+    char result_directory[512];
+    char profile_path[512];
+    char intervals_path[512];
+    char aggregates_path[512];
+    char trace_path[512];
+} gtap_host_profile_result;
+
+void gtap_host_export_profile(const gtap_host_profile_options *opt, gtap_host_profile_result *res);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* GTAP_HOST_H */

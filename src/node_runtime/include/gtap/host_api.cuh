@@ -1,0 +1,288 @@
+/* gtap/host_api.cuh - the user-facing host API (paper compatible): gtap_initialize,
+ * gtap_launch, gtap_synchronize, gtap_reset, gtap_finalize, the profile exports, and small
+ * device helpers. Inline C++ wrappers in the program's translation unit (they know its
+ * __constant__ state and program descriptor) over the C host library (gtap/host.h).
+ *
+ * Included by gtap_thread.cuh / gtap_block.cuh after GTAP_WORKER_MODE is defined.
+ */
+#ifndef GTAP_HOST_API_CUH
+#define GTAP_HOST_API_CUH
+
+#include <stdio.h>
+#include <utility>
+
+#include "gtap/api_types.h"
+#include "gtap/host.h"
+
+/* ---- Defaults that need the device ------------------------------------------------------ */
+
+/* Default for GTAP_GRID_SIZE when the program does not define it (see gtap/config.h). */
+static inline int gtap_default_grid_size(void)
+{
+    return gtap_host_default_grid_size(GTAP_BLOCK_SIZE);
+}
+
+/* The stream gtap_launch uses (config.stream). */
+static gtap_stream_t gtap_launch_stream;
+
+/* ---- Configuration ------------------------------------------------------------------------ */
+
+/* Settings fixed at compile time, plus the macro-level defaults (env may override those). */
+static inline gtap_config_t gtap_config_defaults(void)
+{
+    gtap_config_t c = {};
+    c.mode = GTAP_WORKER_MODE;
+#if defined(GTAP_SCHED_GLOBAL_QUEUE)
+    c.sched = GTAP_SCHED_GQ;
+#elif defined(GTAP_SCHED_CHASELEV)
+    c.sched = GTAP_SCHED_CL;
+#else
+    c.sched = GTAP_SCHED_WS;
+#endif
+#if defined(GTAP_GRID_SIZE_IS_DEFAULT)
+    c.grid_size = (int)(GTAP_GRID_SIZE);
+    c.grid_size_knob = "the default (fill the GPU) or env GTAP_GRID_SIZE";
+#else
+    c.grid_size = (int)(GTAP_GRID_SIZE);
+    c.grid_size_knob = "GTAP_GRID_SIZE";
+#endif
+    c.block_size = (int)(GTAP_BLOCK_SIZE);
+#if defined(GTAP_WORKER_IS_THREAD)
+    c.max_tasks_per_worker = (int)gtap_host_env_ll("GTAP_MAX_TASKS_PER_WARP", (GTAP_MAX_TASKS_PER_WARP));
+    c.tasks_knob = "GTAP_MAX_TASKS_PER_WARP";
+    c.num_queues = (int)gtap_host_env_ll("GTAP_NUM_QUEUES", (GTAP_NUM_QUEUES));
+#else
+    c.max_tasks_per_worker = (int)gtap_host_env_ll("GTAP_MAX_TASKS_PER_BLOCK", (GTAP_MAX_TASKS_PER_BLOCK));
+    c.tasks_knob = "GTAP_MAX_TASKS_PER_BLOCK";
+    c.num_queues = 1;
+#endif
+    c.max_child_tasks = (int)gtap_host_env_ll("GTAP_MAX_CHILD_TASKS", (GTAP_MAX_CHILD_TASKS));
+    c.profile_capacity = (int)gtap_host_env_ll("GTAP_PROFILE_CAPACITY", (GTAP_PROFILE_CAPACITY));
+    c.max_task_memory = (uint64_t)gtap_host_env_ll("GTAP_MAX_TASK_MEMORY", (long long)(GTAP_MAX_TASK_MEMORY));
+#if defined(GTAP_ASSUME_NO_TASKWAIT)
+    c.assume_no_taskwait = 1;
+#endif
+#if defined(GTAP_TERMINATE_ON_FIRST_TASK_FINISH)
+    c.terminate_on_root = 1;
+#endif
+#if defined(GTAP_ENABLE_PROFILING)
+    c.profiling = 1;
+#endif
+#if defined(GTAP_STRESS)
+    c.stress = 1;
+#endif
+    return c;
+}
+
+/* Allocates the runtime for c and installs its descriptor in this program's constant memory. */
+static inline cudaError_t gtap_initialize_resolved(const gtap_config_t &c, size_t *bytes)
+{
+    gtap_dev_state st;
+    int e = gtap_host_init(&c, &gtapgen_program, &st, bytes);
+    if (e != 0)
+        return (cudaError_t)e;
+    cudaError_t ce = cudaMemcpyToSymbol(gtap_dev, &st, sizeof st);
+    if (ce != cudaSuccess) {
+        fprintf(stderr, "gtap: error: cannot install the runtime state: %s\n", cudaGetErrorString(ce));
+        gtap_host_finalize();
+        return ce;
+    }
+    return cudaSuccess;
+}
+
+static inline cudaError_t gtap_initialize(size_t *device_bytes_allocated = nullptr)
+{
+    gtap_launch_stream = nullptr;
+    return gtap_initialize_resolved(gtap_config_defaults(), device_bytes_allocated);
+}
+
+#if defined(GTAP_WORKER_IS_THREAD)
+static inline gtap_config_t gtap_config_from(const gtap_thread_config &u)
+{
+    gtap_config_t c = gtap_config_defaults();
+    if (u.grid_size) {
+        c.grid_size = u.grid_size;
+        c.grid_size_knob = "config.grid_size";
+    }
+    if (u.block_size)
+        c.block_size = u.block_size;
+    if (u.max_tasks_per_warp) {
+        c.max_tasks_per_worker = u.max_tasks_per_warp;
+        c.tasks_knob = "config.max_tasks_per_warp";
+    }
+    if (u.max_task_memory_bytes)
+        c.max_task_memory = u.max_task_memory_bytes;
+    if (u.num_queues)
+        c.num_queues = u.num_queues;
+    if (u.profile_capacity_per_warp)
+        c.profile_capacity = u.profile_capacity_per_warp;
+    return c;
+}
+
+static inline cudaError_t gtap_initialize(const gtap_thread_config &config,
+                                          size_t *device_bytes_allocated = nullptr)
+{
+    gtap_launch_stream = config.stream;
+    return gtap_initialize_resolved(gtap_config_from(config), device_bytes_allocated);
+}
+
+static inline cudaError_t gtap_validate_config(const gtap_thread_config &config)
+{
+    gtap_config_t c = gtap_config_from(config);
+    if (c.grid_size <= 0 || c.block_size <= 0 || c.block_size % 32 || c.block_size > 1024)
+        return cudaErrorInvalidConfiguration;
+    if (c.num_queues < 1 || c.num_queues > GTAP_MAX_NUM_QUEUES || c.max_tasks_per_worker <= 0)
+        return cudaErrorInvalidValue;
+    return cudaSuccess;
+}
+#else
+static inline gtap_config_t gtap_config_from(const gtap_block_config &u)
+{
+    gtap_config_t c = gtap_config_defaults();
+    if (u.grid_size) {
+        c.grid_size = u.grid_size;
+        c.grid_size_knob = "config.grid_size";
+    }
+    if (u.block_size)
+        c.block_size = u.block_size;
+    if (u.max_tasks_per_block) {
+        c.max_tasks_per_worker = u.max_tasks_per_block;
+        c.tasks_knob = "config.max_tasks_per_block";
+    }
+    if (u.max_task_memory_bytes)
+        c.max_task_memory = u.max_task_memory_bytes;
+    if (u.profile_capacity_per_block)
+        c.profile_capacity = u.profile_capacity_per_block;
+    return c;
+}
+
+static size_t gtap_block_dynamic_smem;
+
+static inline cudaError_t gtap_initialize(const gtap_block_config &config,
+                                          size_t *device_bytes_allocated = nullptr)
+{
+    if (config.block_size && config.block_size != (GTAP_BLOCK_SIZE)) {
+        fprintf(stderr, "gtap: error: config.block_size=%d but this program was compiled with "
+                "GTAP_BLOCK_SIZE=%d; block mode needs them equal (-DGTAP_BLOCK_SIZE=%d)\n",
+                config.block_size, (int)(GTAP_BLOCK_SIZE), config.block_size);
+        return cudaErrorInvalidConfiguration;
+    }
+    gtap_launch_stream = config.stream;
+    gtap_block_dynamic_smem = config.dynamic_shared_bytes;
+    return gtap_initialize_resolved(gtap_config_from(config), device_bytes_allocated);
+}
+
+static inline cudaError_t gtap_validate_config(const gtap_block_config &config)
+{
+    gtap_config_t c = gtap_config_from(config);
+    if (c.grid_size <= 0 || c.block_size != (GTAP_BLOCK_SIZE))
+        return cudaErrorInvalidConfiguration;
+    if (c.max_tasks_per_worker <= 0)
+        return cudaErrorInvalidValue;
+    return cudaSuccess;
+}
+#endif
+
+/* ---- Launch and completion ---------------------------------------------------------------- */
+
+/* Launches kernel (which contains `#pragma gtap entry`) with the configured geometry. */
+template <typename... KernelArgs, typename... Args>
+static inline cudaError_t gtap_launch(void (*kernel)(KernelArgs...), Args &&...args)
+{
+    int grid, block;
+    size_t smem;
+    if (!gtap_host_initialized()) {
+        fprintf(stderr, "gtap: error: gtap_launch() before gtap_initialize()\n");
+        return cudaErrorInitializationError;
+    }
+#if defined(GTAP_WORKER_IS_THREAD)
+    gtap_host_launch_geometry(&grid, &block, &smem, sizeof(gtap_warp_sh), GTAP_BLOCK_SIZE);
+    if (smem > 48 * 1024) {
+        cudaError_t e = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem);
+        if (e != cudaSuccess)
+            return e;
+    }
+#else
+    gtap_host_launch_geometry(&grid, &block, &smem, 0, GTAP_BLOCK_SIZE);
+    smem = gtap_block_dynamic_smem;
+#endif
+    kernel<<<grid, block, smem, gtap_launch_stream>>>(static_cast<KernelArgs>(std::forward<Args>(args))...);
+    return cudaGetLastError();
+}
+
+/* Waits for the device; reports a runtime error (with its message) or a CUDA error. */
+static inline cudaError_t gtap_synchronize(void)
+{
+    cudaError_t e = cudaDeviceSynchronize();
+    int h = gtap_host_check();
+    if (e != cudaSuccess) {
+        fprintf(stderr, "gtap: error: the task kernel failed: %s\n", cudaGetErrorString(e));
+        return e;
+    }
+    gtap_host_stats_maybe_print();
+    return h ? (cudaError_t)h : cudaSuccess;
+}
+
+static inline cudaError_t gtap_reset(void)
+{
+    return (cudaError_t)gtap_host_reset();
+}
+
+static inline cudaError_t gtap_finalize(void)
+{
+    return (cudaError_t)gtap_host_finalize();
+}
+
+/* Bytes per task record (paper API). */
+static inline size_t gtap_host_task_data_stride(void)
+{
+    return gtap_host_initialized() ? gtap_host_state()->record_stride : 0;
+}
+
+/* ---- Profiling ------------------------------------------------------------------------------ */
+
+static inline gtap_profile_export_result gtap_export_profile(const gtap_profile_export_options &options = {})
+{
+    gtap_profile_export_result r = {};
+    gtap_host_profile_options o = {options.output_directory, options.label, options.overwrite ? 1 : 0};
+    gtap_host_profile_result h;
+    gtap_host_export_profile(&o, &h);
+    r.status = (gtap_profile_export_status)h.status;
+    r.recorded_intervals = h.recorded_intervals;
+    r.dropped_intervals = h.dropped_intervals;
+    memcpy(r.result_directory, h.result_directory, sizeof r.result_directory);
+    memcpy(r.profile_path, h.profile_path, sizeof r.profile_path);
+    memcpy(r.intervals_path, h.intervals_path, sizeof r.intervals_path);
+    memcpy(r.aggregates_path, h.aggregates_path, sizeof r.aggregates_path);
+    memcpy(r.trace_path, h.trace_path, sizeof r.trace_path);
+    return r;
+}
+
+/* The paper's older profile entry points: write ./profile/<name>/ and say where. */
+static inline void gtap_visualize_profile(const char *name)
+{
+    char dir[400];
+    snprintf(dir, sizeof dir, "./profile/%s", name ? name : "gtap");
+    gtap_profile_export_options o;
+    o.output_directory = dir;
+    o.overwrite = true;
+    gtap_profile_export_result r = gtap_export_profile(o);
+    if (r.status == gtap_profile_export_status::success)
+        printf("gtap: profile written to %s (trace.json opens in https://ui.perfetto.dev)\n", r.result_directory);
+    else
+        fprintf(stderr, "gtap: profile export failed: %s\n", gtap_profile_export_status_string(r.status));
+}
+
+static inline void visualize_profile(const char *name) { gtap_visualize_profile(name); }
+static inline void visualize_working_time(const char *name) { gtap_visualize_profile(name); }
+
+/* ---- Device helpers the paper's programs use ------------------------------------------------ */
+
+/* Loads *p through L2, bypassing a possibly stale L1 (values other SMs write). */
+template <typename T>
+static __device__ __forceinline__ T load_L2(const T *p)
+{
+    return __ldcg(p);
+}
+
+#endif /* GTAP_HOST_API_CUH */

@@ -1,0 +1,503 @@
+/* gtap/worker_thread.cuh - thread-level workers: every lane runs one task, a warp schedules
+ * up to 32 at a time. Implements the generated-code interface (gtap_gen.h) and the
+ * persistent scheduler loop entered through `#pragma gtap entry`.
+ *
+ * One scheduler iteration of a warp (docs/design.md, "thread mode"):
+ *   1. fill: tasks kept from the last iteration, topped up from the warp's own deque;
+ *   2. if none: go idle and steal (probing 32 victims at once), or leave on termination;
+ *   3. run one segment of each task (lane i runs task i);
+ *   4. complete: finished tasks notify their parents; the last child re-enqueues its parent;
+ *   5. publish: keep up to 32 of the new tasks (newest of the fullest queue) for the next
+ *      iteration and publish the rest to thieves.
+ * Allocation (spawns, step 3) and release (step 4) of record ids never overlap.
+ */
+#ifndef GTAP_WORKER_THREAD_CUH
+#define GTAP_WORKER_THREAD_CUH
+
+#include "gtap/device.cuh"
+#include "gtap/worker_shared.cuh"
+#include "gtap/profile.cuh"
+#include "gtap/sched.cuh"
+#if defined(GTAP_SCHED_GLOBAL_QUEUE)
+#include "gtap/queue_gq.cuh"
+#elif defined(GTAP_SCHED_CHASELEV)
+#include "gtap/deque_cl_warp.cuh"
+#else
+#include "gtap/deque_ws.cuh"
+#endif
+
+#define GTAP_FULL_MASK 0xffffffffu
+
+struct gtap_worker {
+    gtap_warp_sh *sh;      /* the warp's shared scheduler state */
+    uint32_t warp;         /* global warp index */
+    uint32_t fn_state;     /* header word of the running task */
+    uint32_t nspawn;       /* children spawned since the task's last join */
+    uint32_t suspended;    /* the segment ended in a join */
+};
+
+#define GTAP_LANES 1
+#define GTAP_LANE 0
+
+/* ---- Internal helpers ------------------------------------------------------------------- */
+
+/* Appends task id to queue q of the warp's deque as a new (not yet published) entry.
+ * Any lane, during steps 3-4. Returns 0 after raising GTAP_ERR_DEQUE_FULL. */
+GTAP_DEV int gtap_thread_push_local(gtap_warp_sh *sh, uint32_t w, uint32_t q, uint32_t id)
+{
+    uint32_t off = (uint32_t)atomicAdd(&sh->spawned[q], 1);
+    uint32_t pos = gtap_q_slot_pos(sh, q, off);
+    if (!gtap_q_room(sh, w, q, pos)) {
+        gtap_raise(GTAP_ERR_DEQUE_FULL, (long long)(pos - sh->head_cache[q] + 1),
+                   (long long)gtap_dev.ring_capacity, (int)w, (int)gtap_lane_id(), -1, __LINE__);
+        return 0;
+    }
+    gtap_ring_of(w, q)[pos & gtap_dev.ring_mask] = id;
+    return 1;
+}
+
+/* Copies a return value to its destination with the widest accesses both allow. */
+GTAP_DEV void gtap_copy_result(void *dst, const void *src, unsigned size)
+{
+    uintptr_t a = (uintptr_t)dst | (uintptr_t)src | size;
+    if ((a & 7) == 0) {
+        for (unsigned i = 0; i < size / 8; i++)
+            ((uint64_t *)dst)[i] = ((const uint64_t *)src)[i];
+    } else if ((a & 3) == 0) {
+        for (unsigned i = 0; i < size / 4; i++)
+            ((uint32_t *)dst)[i] = ((const uint32_t *)src)[i];
+    } else {
+        for (unsigned i = 0; i < size; i++)
+            ((unsigned char *)dst)[i] = ((const unsigned char *)src)[i];
+    }
+}
+
+/* ---- The generated-code interface (gtap_gen.h) ----------------------------------------- */
+
+GTAP_API void *gtap_task_data(gtap_worker *w, gtap_task t)
+{
+    (void)w;
+    return gtap_record_data(t);
+}
+
+GTAP_API int gtap_task_state(gtap_worker *w, gtap_task t)
+{
+    (void)t;
+    return (int)(w->fn_state >> 16);
+}
+
+GTAP_API void *gtap_task_spawn(gtap_worker *w, gtap_task parent, unsigned fn, unsigned data_size,
+                               int queue, void *result_dst)
+{
+    gtap_warp_sh *sh = w->sh;
+    if ((unsigned)queue >= (unsigned)gtap_dev.num_queues) {
+        gtap_raise(GTAP_ERR_BAD_QUEUE, queue, gtap_dev.num_queues, (int)w->warp, (int)gtap_lane_id(),
+                   (int)fn, __LINE__);
+        return gtap_scratch_record;
+    }
+    if (data_size > gtap_dev.data_capacity) {
+        gtap_raise(GTAP_ERR_DATA_TOO_LARGE, data_size, gtap_dev.data_capacity, (int)w->warp,
+                   (int)gtap_lane_id(), (int)fn, __LINE__);
+        return gtap_scratch_record;
+    }
+    if (w->nspawn >= gtap_dev.max_child_tasks) {
+        gtap_raise(GTAP_ERR_TOO_MANY_CHILDREN, (long long)w->nspawn + 1, gtap_dev.max_child_tasks,
+                   (int)w->warp, (int)gtap_lane_id(), (int)(w->fn_state & 0xffffu), __LINE__);
+        return gtap_scratch_record;
+    }
+    uint32_t id = gtap_mag_alloc(&sh->mag, &sh->pool_slow);
+    if (id == GTAP_NO_TASK) {
+        gtap_raise(GTAP_ERR_POOL_EXHAUSTED, gtap_dev.num_records, gtap_dev.num_records, (int)w->warp,
+                   (int)gtap_lane_id(), (int)fn, __LINE__);
+        return gtap_scratch_record;
+    }
+    unsigned char *rec = gtap_record(id);
+#if defined(GTAP_ASSUME_NO_TASKWAIT)
+    (void)parent;
+    (void)result_dst;
+    ((gtap_task_header_nt *)rec)->fn_state = fn;
+#else
+    /* Plain stores: the child is invisible to other warps until the publishing fence of
+     * this iteration, and runs on this warp only after the next __syncwarp (R1). */
+    *(uint4 *)rec = make_uint4(parent, 0u, fn, 0u); /* parent, pending, fn_state, cont_queue */
+    ((gtap_task_header *)rec)->result_dst = (uint64_t)(uintptr_t)result_dst;
+#endif
+    if (!gtap_thread_push_local(sh, w->warp, (uint32_t)queue, id))
+        return gtap_scratch_record;
+    w->nspawn++;
+    return rec + gtap_dev.data_offset;
+}
+
+GTAP_API int gtap_task_join(gtap_worker *w, gtap_task t, int resume_state, int queue)
+{
+#if defined(GTAP_ASSUME_NO_TASKWAIT)
+    (void)t; (void)resume_state; (void)queue;
+    gtap_raise(GTAP_ERR_TASKWAIT_NO_JOIN, 0, 0, (int)w->warp, (int)gtap_lane_id(),
+               (int)(w->fn_state & 0xffffu), __LINE__);
+    w->suspended = 1; /* the task is abandoned; the run is aborting */
+    return 1;
+#else
+    if ((unsigned)queue >= (unsigned)gtap_dev.num_queues) {
+        gtap_raise(GTAP_ERR_BAD_QUEUE, queue, gtap_dev.num_queues, (int)w->warp, (int)gtap_lane_id(),
+                   (int)(w->fn_state & 0xffffu), __LINE__);
+        queue = 0;
+    }
+    if (w->nspawn == 0)
+        return 0; /* R3: nothing to wait for */
+    gtap_task_header *h = gtap_header(t);
+    h->fn_state = (w->fn_state & 0xffffu) | ((uint32_t)resume_state << 16);
+    h->cont_queue = (uint32_t)queue;
+    /* The join counter is published with the children: they become visible only after the
+     * fence of this iteration's publish step (or run on this warp after a __syncwarp). */
+    gtap_st_relaxed_u32(&h->pending, w->nspawn);
+    w->nspawn = 0;
+    w->suspended = 1;
+    return 1;
+#endif
+}
+
+GTAP_API void gtap_task_return(gtap_worker *w, gtap_task t, const void *value, unsigned size)
+{
+    (void)w;
+#if defined(GTAP_ASSUME_NO_TASKWAIT)
+    (void)t; (void)value; (void)size;
+#else
+    void *dst = (void *)(uintptr_t)gtap_header(t)->result_dst;
+    if (dst)
+        gtap_copy_result(dst, value, size);
+#endif
+}
+
+GTAP_API void gtap_task_bad_state(gtap_worker *w, gtap_task t)
+{
+    (void)t;
+    gtap_raise(GTAP_ERR_BAD_STATE, (long long)(w->fn_state >> 16), 0, (int)w->warp,
+               (int)gtap_lane_id(), (int)(w->fn_state & 0xffffu), __LINE__);
+}
+
+/* ---- Scheduler steps -------------------------------------------------------------------- */
+
+/* Step 4 for one lane whose task's segment returned without a join. Returns up to two
+ * record ids to free (the task itself; a zombie parent whose last child this was). */
+GTAP_DEV void gtap_thread_complete(gtap_worker *wk, uint32_t id, uint32_t *free1, uint32_t *free2)
+{
+#if defined(GTAP_ASSUME_NO_TASKWAIT)
+    (void)wk;
+    if (id != gtap_root_id())
+        *free1 = id;
+#else
+    gtap_task_header *h = gtap_header(id);
+    int zombie = 0;
+    if (wk->nspawn) {
+        /* Finished with detached children (R4): the record lives until they finish. They
+         * are unpublished, so these plain stores are ordered before them by the publish. */
+        zombie = 1;
+        h->fn_state = (wk->fn_state & 0xffffu) | ((uint32_t)GTAP_STATE_ZOMBIE << 16);
+        gtap_st_relaxed_u32(&h->pending, wk->nspawn);
+    }
+    uint32_t parent = h->parent;
+    if (parent != GTAP_NO_TASK) {
+        gtap_task_header *ph = gtap_header(parent);
+        /* Release: our result store (gtap_task_return) before the parent can resume.
+         * Acquire: our siblings' result stores, for the parent's resumption below. */
+        int32_t old = gtap_atomic_add_acq_rel_i32(&ph->pending, -1);
+        if (old == 1) {
+            uint32_t pfs = ph->fn_state;
+            if ((pfs >> 16) == GTAP_STATE_ZOMBIE)
+                *free2 = parent;
+            else
+                gtap_thread_push_local(wk->sh, wk->warp, ph->cont_queue, parent);
+        }
+    }
+    if (!zombie && id != gtap_root_id())
+        *free1 = id;
+#endif
+}
+
+/* Step 4, warp-synchronous: puts up to 64 freed ids into the magazine. */
+GTAP_DEV void gtap_thread_free_ids(gtap_warp_sh *sh, uint32_t lane, uint32_t f1, uint32_t f2)
+{
+    uint32_t m1 = __ballot_sync(GTAP_FULL_MASK, f1 != GTAP_NO_TASK);
+    uint32_t m2 = __ballot_sync(GTAP_FULL_MASK, f2 != GTAP_NO_TASK);
+    if ((m1 | m2) == 0)
+        return;
+    int32_t base = sh->mag.n; /* >= 0: clamped before the completion step */
+    uint32_t lt = gtap_lanemask_lt();
+    if (f1 != GTAP_NO_TASK)
+        sh->mag.ids[base + __popc(m1 & lt)] = f1;
+    if (f2 != GTAP_NO_TASK)
+        sh->mag.ids[base + __popc(m1) + __popc(m2 & lt)] = f2;
+    __syncwarp();
+    if (lane == 0)
+        sh->mag.n = base + __popc(m1) + __popc(m2);
+}
+
+/* Step 1: tops the warp's batch up to 32 from its own deque. Queue `prefer` first (the
+ * queue of the tasks in hand, so that EPAQ batches stay homogeneous); an empty batch tries
+ * every queue round-robin from prefer. Returns the new batch size; *cur gets the queue. */
+GTAP_DEV uint32_t gtap_thread_fill(gtap_warp_sh *sh, uint32_t w, uint32_t lane, uint32_t ntask,
+                                   uint32_t prefer, uint32_t *cur, uint32_t *my_task)
+{
+    const uint32_t nq = (uint32_t)gtap_dev.num_queues;
+    if (ntask > 0) {
+        ntask += gtap_q_pop_warp(sh, w, prefer, 32 - ntask, ntask, lane, my_task);
+        *cur = prefer;
+        return ntask;
+    }
+    for (uint32_t i = 0; i < nq; i++) {
+        uint32_t q = (prefer + i) % nq;
+        uint32_t k = gtap_q_pop_warp(sh, w, q, 32, 0, lane, my_task);
+        if (k) {
+            *cur = q;
+            return k;
+        }
+    }
+    return 0;
+}
+
+/* Step 5: keeps up to 32 new tasks as the next batch and publishes the rest. */
+GTAP_DEV uint32_t gtap_thread_publish(gtap_warp_sh *sh, uint32_t w, uint32_t lane, uint32_t *cur,
+                                      uint32_t *my_task)
+{
+    const uint32_t nq = (uint32_t)gtap_dev.num_queues;
+    uint32_t qk = *cur, nk = 0, total = 0;
+    for (uint32_t q = 0; q < nq; q++) {
+        uint32_t n = (uint32_t)sh->spawned[q];
+        total += n;
+        if (n > nk) {
+            nk = n;
+            qk = q;
+        }
+    }
+    if (total == 0)
+        return 0;
+    uint32_t keep = nk < 32 ? nk : 32;
+#if defined(GTAP_STRESS)
+    if (keep > 1)
+        keep = 1; /* publish nearly everything: thieves and own pops see every path */
+#endif
+    if (total > keep)
+        gtap_fence_acq_rel(); /* release this iteration's records and entries (every lane) */
+    if (lane < keep)
+        *my_task = gtap_ring_of(w, qk)[gtap_q_slot_pos(sh, qk, nk - keep + lane) & gtap_dev.ring_mask];
+    __syncwarp(); /* kept entries read before the publish below may move tail past them */
+    for (uint32_t q = 0; q < nq; q++) {
+        uint32_t n = (uint32_t)sh->spawned[q] - (q == qk ? keep : 0);
+        if (n)
+            gtap_q_publish_warp(sh, w, q, n, lane);
+    }
+    __syncwarp();
+    if (lane == 0)
+        for (uint32_t q = 0; q < nq; q++)
+            sh->spawned[q] = 0;
+    __syncwarp();
+    *cur = qk;
+    return keep;
+}
+
+/* Step 2: the idle loop. Each round the 32 lanes probe 32 random (victim, queue) pairs at
+ * once and the warp claims from the fullest; empty rounds back off exponentially. Returns
+ * the number of stolen tasks (held by lanes [0, k)), or 0 when the run has ended. */
+GTAP_DEV uint32_t gtap_thread_steal(gtap_warp_sh *sh, uint32_t w, uint32_t nworkers, uint32_t lane,
+                                    gtap_sched_rng *rng, uint32_t *cur, uint32_t *my_task,
+                                    gtap_stats_local *st)
+{
+    const uint32_t nq = (uint32_t)gtap_dev.num_queues;
+    uint32_t sleep_ns = GTAP_IDLE_SLEEP_MIN_NS;
+    for (;;) {
+        uint32_t state = 0;
+        if (lane == 0)
+            state = gtap_sched_run_state();
+        if (__shfl_sync(GTAP_FULL_MASK, state, 0) != GTAP_RUN)
+            return 0;
+        uint32_t victim = w, q = 0, c = 0;
+        if (nworkers > 1) {
+            victim = gtap_sched_rand(rng) % (nworkers - 1);
+            victim += victim >= w; /* never ourselves */
+            q = nq > 1 ? gtap_sched_rand(rng) % nq : 0;
+            c = gtap_q_probe(victim, q);
+        }
+        uint32_t best = __reduce_max_sync(GTAP_FULL_MASK, c);
+        if (best == 0) {
+            __nanosleep(sleep_ns);
+            sleep_ns = sleep_ns * 2 < GTAP_IDLE_SLEEP_MAX_NS ? sleep_ns * 2 : GTAP_IDLE_SLEEP_MAX_NS;
+            continue;
+        }
+        uint32_t leader = __ffs(__ballot_sync(GTAP_FULL_MASK, c == best)) - 1;
+        victim = __shfl_sync(GTAP_FULL_MASK, victim, leader);
+        q = __shfl_sync(GTAP_FULL_MASK, q, leader);
+        if (lane == 0) {
+            gtap_sched_announce_claim();
+            st->steal_attempts++;
+        }
+        uint32_t k = gtap_q_steal_warp(sh, victim, q, 32, 0, lane, my_task);
+        if (k) {
+            if (lane == 0)
+                st->steals++;
+            *cur = q;
+            return k;
+        }
+        if (lane == 0)
+            gtap_sched_claim_failed();
+    }
+}
+
+/* The shared-memory state of the calling warp: static when the launch's block fits
+ * GTAP_BLOCK_SIZE, else the dynamic shared memory gtap_launch provides. */
+GTAP_DEV gtap_warp_sh *gtap_thread_shared(uint32_t warp_in_block)
+{
+    __shared__ gtap_warp_sh static_sh[(GTAP_BLOCK_SIZE) / 32];
+    extern __shared__ unsigned char gtap_dynamic_smem[];
+    if (blockDim.x <= (GTAP_BLOCK_SIZE))
+        return &static_sh[warp_in_block];
+    uint32_t dyn;
+    asm("mov.u32 %0, %%dynamic_smem_size;" : "=r"(dyn));
+    if (dyn < (blockDim.x / 32) * sizeof(gtap_warp_sh))
+        return NULL;
+    return (gtap_warp_sh *)gtap_dynamic_smem + warp_in_block;
+}
+
+/* ---- The persistent loop ---------------------------------------------------------------- */
+
+static __device__ __noinline__ void gtap_thread_scheduler(void)
+{
+    const uint32_t lane = threadIdx.x & 31;
+    const uint32_t wib = threadIdx.x >> 5;
+    const uint32_t w = blockIdx.x * (blockDim.x >> 5) + wib;
+    const uint32_t nworkers = gridDim.x * (blockDim.x >> 5);
+    gtap_warp_sh *sh = gtap_thread_shared(wib);
+    gtap_ctl *ctl = gtap_dev.ctl;
+
+    if (gtap_sched_launch_check(nworkers, sh != NULL, blockDim.x, w, lane))
+        return;
+    if (lane == 0) {
+        gtap_q_init(sh, w);
+        sh->mag.n = 0;
+        sh->mag.ovf_n = 0;
+        sh->mag.ovf_lock = 0;
+        sh->pool_slow = 0;
+    }
+    __syncwarp();
+
+    gtap_sched_rng rng = gtap_sched_rng_init(w, lane);
+    gtap_stats_local st = {};
+    GTAP_PROFILE_DECL;
+    uint32_t my_task = GTAP_NO_TASK, ntask = 0, cur = 0, active = 0;
+    if (w == 0) { /* the master warp holds the root; ctl->active starts at 1 for it */
+        ntask = 1;
+        active = 1;
+        if (lane == 0)
+            my_task = gtap_root_id();
+    }
+
+    for (;;) {
+        if (ntask < 32)
+            ntask = gtap_thread_fill(sh, w, lane, ntask, cur, &cur, &my_task);
+        if (ntask == 0) {
+            if (active) {
+                gtap_sched_go_idle(lane);
+                active = 0;
+            }
+            ntask = gtap_thread_steal(sh, w, nworkers, lane, &rng, &cur, &my_task, &st);
+            if (ntask == 0)
+                break; /* terminated or aborting */
+            active = 1;
+        }
+        if (lane == 0)
+            gtap_mag_balance(&sh->mag, GTAP_MAG_LOW, GTAP_MAG_HIGH);
+        __syncwarp();
+        GTAP_PROFILE_BEGIN;
+
+        /* Step 3: run one segment per lane. */
+        gtap_worker wk;
+        wk.sh = sh;
+        wk.warp = w;
+        wk.nspawn = 0;
+        wk.suspended = 0;
+        wk.fn_state = 0;
+        if (lane < ntask) {
+            wk.fn_state = gtap_header(my_task)->fn_state;
+            gtapgen_dispatch(&wk, wk.fn_state & 0xffffu, my_task);
+        }
+        __syncwarp(); /* every segment returned: children may now be completed or kept */
+
+        /* Step 4: completion. */
+        if (lane == 0 && sh->mag.n < 0)
+            sh->mag.n = 0; /* failed fast-path allocations of step 3 */
+        __syncwarp();
+        uint32_t f1 = GTAP_NO_TASK, f2 = GTAP_NO_TASK;
+        if (lane < ntask && !wk.suspended)
+            gtap_thread_complete(&wk, my_task, &f1, &f2);
+        gtap_thread_free_ids(sh, lane, f1, f2);
+        __syncwarp();
+
+        /* Step 5: keep and publish. */
+        const uint32_t executed = ntask;
+        st.batches++;
+        st.tasks += executed;
+        my_task = GTAP_NO_TASK;
+        ntask = gtap_thread_publish(sh, w, lane, &cur, &my_task);
+        GTAP_PROFILE_END(executed);
+
+        uint32_t stop = 0;
+        if (lane == 0)
+            stop = gtap_ld_relaxed_u32(&ctl->terminate) == GTAP_RUN_ABORT;
+        if (__shfl_sync(GTAP_FULL_MASK, stop, 0))
+            break;
+    }
+    st.pool_slow = sh->pool_slow;
+    gtap_sched_exit(w, nworkers, lane, &st);
+    GTAP_PROFILE_FLUSH;
+}
+
+/* ---- #pragma gtap entry ------------------------------------------------------------------- */
+
+GTAP_DEV int gtap_entry_is_master(void)
+{
+    return blockIdx.x == 0 && threadIdx.x == 0;
+}
+
+GTAP_API void *gtap_entry_begin(unsigned fn, unsigned data_size, unsigned result_size)
+{
+    if (!gtap_entry_is_master())
+        return NULL;
+    if (gtap_dev.records == NULL) {
+        printf("gtap: error: #pragma gtap entry reached before gtap_initialize() succeeded\n");
+        __trap();
+    }
+    if (fn >= 0xffffu || data_size > gtap_dev.data_capacity || result_size > 256) {
+        gtap_raise(GTAP_ERR_DATA_TOO_LARGE, data_size, gtap_dev.data_capacity, 0, 0, (int)fn, __LINE__);
+        return gtap_scratch_record;
+    }
+    uint32_t id = gtap_root_id();
+    unsigned char *rec = gtap_record(id);
+#if defined(GTAP_ASSUME_NO_TASKWAIT)
+    ((gtap_task_header_nt *)rec)->fn_state = fn;
+#else
+    gtap_task_header *h = (gtap_task_header *)rec;
+    h->parent = GTAP_NO_TASK;
+    h->pending = 0;
+    h->fn_state = fn;
+    h->cont_queue = 0;
+    h->result_dst = result_size ? (uint64_t)(uintptr_t)gtap_dev.root_result : 0;
+#endif
+    return rec + gtap_dev.data_offset;
+}
+
+GTAP_API void gtap_entry_run(void)
+{
+    gtap_thread_scheduler();
+}
+
+GTAP_API const void *gtap_entry_result(void)
+{
+    if (!gtap_entry_is_master())
+        return NULL;
+    /* Acquire: the root's result store happened before the run was declared done. */
+    if (gtap_ld_acquire_u32(&gtap_dev.ctl->terminate) == GTAP_RUN_ABORT ||
+        gtap_ld_relaxed_u32(&gtap_dev.ctl->error_claim) != 0)
+        return NULL;
+    return gtap_dev.root_result;
+}
+
+#endif /* GTAP_WORKER_THREAD_CUH */

@@ -1,0 +1,6 @@
+/* gtap_block_gq.cuh - the paper's ablation header name: gtap_block.cuh built with
+ * GTAP_SCHED_GLOBAL_QUEUE. */
+#ifndef GTAP_SCHED_GLOBAL_QUEUE
+#define GTAP_SCHED_GLOBAL_QUEUE 1
+#endif
+#include "gtap_block.cuh"

@@ -1,0 +1,416 @@
+/* gtap_refexec.h - the CPU reference executor: implements the generated-code interface
+ * (gtap_gen.h) on one CPU thread with real task records, join counters, continuations and
+ * detached children, so translated programs run and are checked without a GPU.
+ *
+ * Semantics are those of the GPU runtimes (docs/join.md): a child becomes runnable when its
+ * parent's segment returns; a child writes its result to result_dst and then decrements its
+ * parent's join counter; the child that takes the counter to zero makes the parent runnable
+ * again; a task that finishes with children outstanding becomes a zombie whose record lives
+ * until they finish. The order in which runnable tasks run is LIFO by default, or random
+ * (GTAP_REFEXEC_SEED=<n>) to shake out programs that depend on an order.
+ *
+ * Header-only, C and C++. Define GTAP_TARGET_HOST before including gtap_gen.h.
+ */
+#ifndef GTAP_REFEXEC_H
+#define GTAP_REFEXEC_H
+
+#ifndef GTAP_TARGET_HOST
+#define GTAP_TARGET_HOST 1
+#endif
+#include "gtap_gen.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define GTAP_RX_NO_TASK 0xffffffffu
+#define GTAP_RX_STATE_ZOMBIE 0xffffu
+#define GTAP_RX_BLOCK_SHIFT 12 /* records are allocated in blocks of 4096 and never move */
+#define GTAP_RX_BLOCK_RECORDS (1u << GTAP_RX_BLOCK_SHIFT)
+#define GTAP_RX_MAX_BLOCKS 65536 /* 2^28 records */
+
+typedef struct gtap_rx_header {
+    uint32_t parent;     /* parent task, or GTAP_RX_NO_TASK for the root / detached-from */
+    int32_t pending;     /* children not yet finished, armed at join or at zombie finish */
+    uint16_t fn;         /* task function id */
+    uint16_t state;      /* resumption state, or GTAP_RX_STATE_ZOMBIE */
+    int32_t cont_queue;  /* EPAQ queue of the continuation (checked, not used for order) */
+    void *result_dst;    /* where the return value goes; NULL = discarded */
+} gtap_rx_header;
+
+typedef struct gtap_rx {
+    unsigned char *blocks[GTAP_RX_MAX_BLOCKS];
+    uint32_t num_blocks;
+    uint32_t record_size;      /* header + max task data, 16-byte aligned */
+    uint32_t data_offset;
+    uint32_t *free_ids;        /* stack of free record ids */
+    uint32_t free_count, free_cap;
+    uint32_t next_fresh;       /* ids below this have been handed out at least once */
+    uint32_t *runnable;        /* runnable task ids */
+    uint32_t runnable_count, runnable_cap;
+    uint64_t rng;              /* 0: LIFO order; else xorshift state for random order */
+    uint64_t max_tasks;        /* capacity limit on live records (GTAP_REFEXEC_MAX_TASKS) */
+    int num_queues;            /* EPAQ queue count used to validate queue(expr) */
+    int no_taskwait;           /* GTAP_ASSUME_NO_TASKWAIT semantics */
+    /* per-segment state of the running task */
+    uint32_t seg_spawned;      /* children spawned in the current segment */
+    int seg_suspended;         /* the segment ended in a join */
+    /* results and accounting */
+    unsigned char root_result[256];
+    uint32_t root_result_size;
+    uint32_t root;
+    uint64_t tasks_created, segments_run, live, live_peak;
+    int error;                 /* nonzero after a capacity or usage error */
+    char message[512];
+} gtap_rx;
+
+struct gtap_worker {
+    gtap_rx *rx;
+};
+
+/* The executor of this program (one per process; the host target runs one launch at a time). */
+static gtap_rx *gtap_rx_current;
+
+static void gtap_rx_fail(gtap_rx *rx, const char *fmt, ...)
+{
+    va_list ap;
+    if (rx->error)
+        return; /* the first error wins */
+    rx->error = 1;
+    va_start(ap, fmt);
+    vsnprintf(rx->message, sizeof rx->message, fmt, ap);
+    va_end(ap);
+    fprintf(stderr, "gtap: error: %s\n", rx->message);
+}
+
+static inline gtap_rx_header *gtap_rx_hdr(gtap_rx *rx, uint32_t id)
+{
+    return (gtap_rx_header *)(rx->blocks[id >> GTAP_RX_BLOCK_SHIFT] +
+                              (size_t)(id & (GTAP_RX_BLOCK_RECORDS - 1)) * rx->record_size);
+}
+
+static inline void *gtap_rx_data(gtap_rx *rx, uint32_t id)
+{
+    return (unsigned char *)gtap_rx_hdr(rx, id) + rx->data_offset;
+}
+
+static int gtap_rx_push_u32(uint32_t **arr, uint32_t *count, uint32_t *cap, uint32_t v)
+{
+    if (*count == *cap) {
+        uint32_t ncap = *cap ? *cap * 2 : 1024;
+        uint32_t *n = (uint32_t *)realloc(*arr, (size_t)ncap * sizeof *n);
+        if (!n)
+            return -1;
+        *arr = n;
+        *cap = ncap;
+    }
+    (*arr)[(*count)++] = v;
+    return 0;
+}
+
+/* Returns a free record id, or GTAP_RX_NO_TASK after recording a capacity error. */
+static uint32_t gtap_rx_alloc(gtap_rx *rx)
+{
+    uint32_t id;
+    if (rx->live >= rx->max_tasks) {
+        gtap_rx_fail(rx, "task pool exhausted: %llu live tasks reached the limit "
+                     "GTAP_REFEXEC_MAX_TASKS=%llu (raise it in the environment)",
+                     (unsigned long long)rx->live, (unsigned long long)rx->max_tasks);
+        return GTAP_RX_NO_TASK;
+    }
+    if (rx->free_count) {
+        id = rx->free_ids[--rx->free_count];
+    } else {
+        id = rx->next_fresh;
+        if ((id >> GTAP_RX_BLOCK_SHIFT) >= rx->num_blocks) {
+            unsigned char *b;
+            if (rx->num_blocks == GTAP_RX_MAX_BLOCKS) {
+                gtap_rx_fail(rx, "task pool exhausted: %u records", id);
+                return GTAP_RX_NO_TASK;
+            }
+            b = (unsigned char *)calloc(GTAP_RX_BLOCK_RECORDS, rx->record_size);
+            if (!b) {
+                gtap_rx_fail(rx, "out of host memory for task records (%u records)", id);
+                return GTAP_RX_NO_TASK;
+            }
+            rx->blocks[rx->num_blocks++] = b;
+        }
+        rx->next_fresh++;
+    }
+    rx->live++;
+    if (rx->live > rx->live_peak)
+        rx->live_peak = rx->live;
+    return id;
+}
+
+static void gtap_rx_free(gtap_rx *rx, uint32_t id)
+{
+    if (gtap_rx_push_u32(&rx->free_ids, &rx->free_count, &rx->free_cap, id) != 0) {
+        gtap_rx_fail(rx, "out of host memory for the free list");
+        return;
+    }
+    rx->live--;
+}
+
+static void gtap_rx_make_runnable(gtap_rx *rx, uint32_t id)
+{
+    if (gtap_rx_push_u32(&rx->runnable, &rx->runnable_count, &rx->runnable_cap, id) != 0)
+        gtap_rx_fail(rx, "out of host memory for the ready list");
+}
+
+static uint32_t gtap_rx_take_runnable(gtap_rx *rx)
+{
+    uint32_t i = rx->runnable_count - 1, id;
+    if (rx->rng) {
+        rx->rng ^= rx->rng << 13;
+        rx->rng ^= rx->rng >> 7;
+        rx->rng ^= rx->rng << 17;
+        i = (uint32_t)(rx->rng % rx->runnable_count);
+    }
+    id = rx->runnable[i];
+    rx->runnable[i] = rx->runnable[rx->runnable_count - 1];
+    rx->runnable_count--;
+    return id;
+}
+
+static uint64_t gtap_rx_env_u64(const char *name, uint64_t dflt)
+{
+    const char *s = getenv(name);
+    char *end;
+    unsigned long long v;
+    if (!s || !*s)
+        return dflt;
+    v = strtoull(s, &end, 0);
+    if (*end) {
+        fprintf(stderr, "gtap: warning: ignoring %s=%s (not a number)\n", name, s);
+        return dflt;
+    }
+    return v;
+}
+
+/* Creates the executor for this program. num_queues bounds queue(expr); no_taskwait selects
+ * GTAP_ASSUME_NO_TASKWAIT semantics (no parent links; taskwait is an error). */
+static gtap_rx *gtap_rx_create(int num_queues, int no_taskwait)
+{
+    gtap_rx *rx = (gtap_rx *)calloc(1, sizeof *rx);
+    uint32_t align = gtapgen_program.max_data_align > 16 ? gtapgen_program.max_data_align : 16;
+    if (!rx)
+        return NULL;
+    rx->data_offset = (uint32_t)((sizeof(gtap_rx_header) + align - 1) / align * align);
+    rx->record_size = (rx->data_offset + gtapgen_program.max_data_size + align - 1) / align * align;
+    rx->rng = gtap_rx_env_u64("GTAP_REFEXEC_SEED", 0);
+    rx->max_tasks = gtap_rx_env_u64("GTAP_REFEXEC_MAX_TASKS", (uint64_t)1 << 28);
+    rx->num_queues = num_queues > 0 ? num_queues : 1;
+    rx->no_taskwait = no_taskwait;
+    rx->root = GTAP_RX_NO_TASK;
+    return rx;
+}
+
+static void gtap_rx_destroy(gtap_rx *rx)
+{
+    uint32_t i;
+    if (!rx)
+        return;
+    for (i = 0; i < rx->num_blocks; i++)
+        free(rx->blocks[i]);
+    free(rx->free_ids);
+    free(rx->runnable);
+    free(rx);
+}
+
+/* A task's segment returned without a pending join: deliver completion to the parent. */
+static void gtap_rx_finish(gtap_rx *rx, uint32_t id)
+{
+    gtap_rx_header *h = gtap_rx_hdr(rx, id);
+    uint32_t parent = h->parent;
+    if (rx->seg_spawned > 0 && !rx->no_taskwait) {
+        /* Detached children (R4): keep this record alive until they finish. */
+        h->state = GTAP_RX_STATE_ZOMBIE;
+        h->pending = (int32_t)rx->seg_spawned;
+    }
+    while (parent != GTAP_RX_NO_TASK) {
+        gtap_rx_header *p = gtap_rx_hdr(rx, parent);
+        if (--p->pending > 0)
+            break;
+        if (p->state != GTAP_RX_STATE_ZOMBIE) {
+            gtap_rx_make_runnable(rx, parent);
+            break;
+        }
+        /* The last child of a zombie frees it; the zombie already notified its own parent. */
+        gtap_rx_free(rx, parent);
+        break;
+    }
+    if (h->state != GTAP_RX_STATE_ZOMBIE)
+        gtap_rx_free(rx, id);
+}
+
+/* ---- The generated-code interface (gtap_gen.h) --------------------------------------- */
+
+GTAP_API void *gtap_task_data(gtap_worker *w, gtap_task t)
+{
+    return gtap_rx_data(w->rx, t);
+}
+
+GTAP_API int gtap_task_state(gtap_worker *w, gtap_task t)
+{
+    return gtap_rx_hdr(w->rx, t)->state;
+}
+
+GTAP_API void *gtap_task_spawn(gtap_worker *w, gtap_task parent, unsigned fn, unsigned data_size,
+                               int queue, void *result_dst)
+{
+    gtap_rx *rx = w->rx;
+    static unsigned char scratch[4096]; /* absorbs the arguments of a spawn that failed */
+    uint32_t id;
+    gtap_rx_header *h;
+    if (fn >= gtapgen_program.num_functions || data_size > gtapgen_program.max_data_size) {
+        gtap_rx_fail(rx, "spawn of unknown function %u or with %u bytes of task data", fn, data_size);
+        return scratch;
+    }
+    if (queue < 0 || queue >= rx->num_queues) {
+        gtap_rx_fail(rx, "queue(%d) at a spawn of %s is outside 0..%d (GTAP_NUM_QUEUES=%d)", queue,
+                     gtapgen_program.functions[fn].name, rx->num_queues - 1, rx->num_queues);
+        return scratch;
+    }
+    id = gtap_rx_alloc(rx);
+    if (id == GTAP_RX_NO_TASK)
+        return scratch;
+    h = gtap_rx_hdr(rx, id);
+    h->parent = rx->no_taskwait ? GTAP_RX_NO_TASK : parent;
+    h->pending = 0;
+    h->fn = (uint16_t)fn;
+    h->state = 0;
+    h->cont_queue = 0;
+    h->result_dst = rx->no_taskwait ? NULL : result_dst;
+    rx->seg_spawned++;
+    rx->tasks_created++;
+    /* Runnable only after the parent's segment returns (R1): the dispatcher loop makes
+     * the children of the finished segment runnable, in spawn order. */
+    gtap_rx_make_runnable(rx, id | 0x80000000u);
+    return gtap_rx_data(rx, id);
+}
+
+GTAP_API int gtap_task_join(gtap_worker *w, gtap_task t, int resume_state, int queue)
+{
+    gtap_rx *rx = w->rx;
+    gtap_rx_header *h = gtap_rx_hdr(rx, t);
+    if (rx->no_taskwait) {
+        gtap_rx_fail(rx, "taskwait executed in %s, but the program was built with "
+                     "GTAP_ASSUME_NO_TASKWAIT", gtapgen_program.functions[h->fn].name);
+        return 1;
+    }
+    if (queue < 0 || queue >= rx->num_queues) {
+        gtap_rx_fail(rx, "queue(%d) at a taskwait in %s is outside 0..%d (GTAP_NUM_QUEUES=%d)",
+                     queue, gtapgen_program.functions[h->fn].name, rx->num_queues - 1,
+                     rx->num_queues);
+        return 1;
+    }
+    if (resume_state <= 0 || resume_state >= GTAP_MAX_RESUME_STATES) {
+        gtap_rx_fail(rx, "resume state %d out of range in %s", resume_state,
+                     gtapgen_program.functions[h->fn].name);
+        return 1;
+    }
+    if (rx->seg_spawned == 0)
+        return 0; /* R3: nothing to wait for, continue in this segment */
+    h->state = (uint16_t)resume_state;
+    h->cont_queue = queue;
+    h->pending = (int32_t)rx->seg_spawned;
+    rx->seg_suspended = 1;
+    return 1;
+}
+
+GTAP_API void gtap_task_return(gtap_worker *w, gtap_task t, const void *value, unsigned size)
+{
+    gtap_rx_header *h = gtap_rx_hdr(w->rx, t);
+    if (h->result_dst)
+        memcpy(h->result_dst, value, size);
+}
+
+GTAP_API void gtap_task_bad_state(gtap_worker *w, gtap_task t)
+{
+    gtap_rx_header *h = gtap_rx_hdr(w->rx, t);
+    gtap_rx_fail(w->rx, "task of %s resumed in unknown state %u (runtime or compiler bug)",
+                 h->fn < gtapgen_program.num_functions ? gtapgen_program.functions[h->fn].name : "?",
+                 h->state);
+}
+
+GTAP_API void *gtap_entry_begin(unsigned fn, unsigned data_size, unsigned result_size)
+{
+    gtap_rx *rx = gtap_rx_current;
+    static unsigned char scratch[4096];
+    uint32_t id;
+    gtap_rx_header *h;
+    if (!rx) {
+        fprintf(stderr, "gtap: error: #pragma gtap entry reached before gtap_initialize()\n");
+        return scratch;
+    }
+    if (fn >= gtapgen_program.num_functions || data_size > gtapgen_program.max_data_size ||
+        result_size > sizeof rx->root_result) {
+        gtap_rx_fail(rx, "entry of unknown function %u or with oversized data/result", fn);
+        return scratch;
+    }
+    id = gtap_rx_alloc(rx);
+    if (id == GTAP_RX_NO_TASK)
+        return scratch;
+    h = gtap_rx_hdr(rx, id);
+    h->parent = GTAP_RX_NO_TASK;
+    h->pending = 0;
+    h->fn = (uint16_t)fn;
+    h->state = 0;
+    h->cont_queue = 0;
+    h->result_dst = result_size ? rx->root_result : NULL;
+    rx->root_result_size = result_size;
+    rx->root = id;
+    rx->tasks_created++;
+    return gtap_rx_data(rx, id);
+}
+
+GTAP_API void gtap_entry_run(void)
+{
+    gtap_rx *rx = gtap_rx_current;
+    gtap_worker w;
+    uint32_t first_child;
+    if (!rx || rx->root == GTAP_RX_NO_TASK || rx->error)
+        return;
+    w.rx = rx;
+    gtap_rx_make_runnable(rx, rx->root);
+    while (rx->runnable_count && !rx->error) {
+        uint32_t id = gtap_rx_take_runnable(rx);
+        gtap_rx_header *h;
+        if (id & 0x80000000u) {
+            /* A child of a segment that has not returned yet cannot be taken (R1); the
+             * loop below publishes children before the next pick, so this is a bug. */
+            gtap_rx_fail(rx, "internal error: unpublished child %u taken", id & 0x7fffffffu);
+            break;
+        }
+        h = gtap_rx_hdr(rx, id);
+        rx->seg_spawned = 0;
+        rx->seg_suspended = 0;
+        first_child = rx->runnable_count;
+        gtapgen_dispatch(&w, h->fn, id);
+        rx->segments_run++;
+        /* Publish the children of this segment (clear the unpublished mark). */
+        for (uint32_t i = first_child; i < rx->runnable_count; i++)
+            rx->runnable[i] &= 0x7fffffffu;
+        if (!rx->seg_suspended)
+            gtap_rx_finish(rx, id);
+    }
+    rx->root = GTAP_RX_NO_TASK;
+    if (!rx->error && rx->live != 0)
+        gtap_rx_fail(rx, "internal error: %llu task records still live at termination",
+                     (unsigned long long)rx->live);
+}
+
+GTAP_API const void *gtap_entry_result(void)
+{
+    gtap_rx *rx = gtap_rx_current;
+    if (!rx || rx->error || rx->root_result_size == 0)
+        return NULL;
+    return rx->root_result;
+}
+
+#define GTAP_LANES 1
+#define GTAP_LANE 0
+
+#endif /* GTAP_REFEXEC_H */
