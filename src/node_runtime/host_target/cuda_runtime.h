@@ -85,14 +85,24 @@ static inline const char *cudaGetErrorString(cudaError_t e)
     }
 }
 static inline const char *cudaGetErrorName(cudaError_t e) { return cudaGetErrorString(e); }
-static inline cudaError_t cudaGetLastError(void) { return cudaSuccess; }
-static inline cudaError_t cudaPeekAtLastError(void) { return cudaSuccess; }
+
+/* The task runtime (host gtap_thread.cuh) reports its errors through the synchronizing
+ * calls, like a failed kernel on a GPU would. */
+typedef cudaError_t (*gtap_host_sync_hook_fn)(void);
+static gtap_host_sync_hook_fn gtap_host_sync_hook_ptr;
+static inline void gtap_host_set_sync_hook(gtap_host_sync_hook_fn f) { gtap_host_sync_hook_ptr = f; }
+static inline cudaError_t gtap_host_sync_status(void)
+{
+    return gtap_host_sync_hook_ptr ? gtap_host_sync_hook_ptr() : cudaSuccess;
+}
+static inline cudaError_t cudaGetLastError(void) { return gtap_host_sync_status(); }
+static inline cudaError_t cudaPeekAtLastError(void) { return gtap_host_sync_status(); }
 static inline cudaError_t cudaSetDevice(int d) { return d == 0 ? cudaSuccess : cudaErrorInvalidValue; }
 static inline cudaError_t cudaGetDevice(int *d) { *d = 0; return cudaSuccess; }
 static inline cudaError_t cudaGetDeviceCount(int *n) { *n = 1; return cudaSuccess; }
-static inline cudaError_t cudaDeviceSynchronize(void) { return cudaSuccess; }
+static inline cudaError_t cudaDeviceSynchronize(void) { return gtap_host_sync_status(); }
 static inline cudaError_t cudaDeviceReset(void) { return cudaSuccess; }
-static inline cudaError_t cudaStreamSynchronize(cudaStream_t s) { (void)s; return cudaSuccess; }
+static inline cudaError_t cudaStreamSynchronize(cudaStream_t s) { (void)s; return gtap_host_sync_status(); }
 
 static inline cudaError_t cudaMalloc(void **p, size_t n)
 {
