@@ -294,6 +294,26 @@ static int is_loop_kind(enum CXCursorKind k)
            k == CXCursor_CXXForRangeStmt;
 }
 
+/* True when the declarator text after the name has `= e`, `(e)` or `{e}` (an implicit
+ * default construction has an initializer in the AST but none in the text). */
+static int has_written_init(const srcfile *f, unsigned p, unsigned end)
+{
+    const char *t = f->text;
+    while (p < f->len) {
+        while (p < f->len && (t[p] == ' ' || t[p] == '\t' || t[p] == '\n' || t[p] == '\r'))
+            p++;
+        if (p < f->len && t[p] == '[') {
+            while (p < f->len && t[p] != ']')
+                p++;
+            p++;
+            continue;
+        }
+        break;
+    }
+    (void)end;
+    return p < f->len && (t[p] == '=' || t[p] == '(' || t[p] == '{');
+}
+
 static void collect_locals(unit *u, taskfn *fn)
 {
     tree *t = &fn->t;
@@ -324,7 +344,8 @@ static void collect_locals(unit *u, taskfn *fn)
             l->is_static = clang_Cursor_hasVarDeclGlobalStorage(nd->cur) == 1 ||
                            clang_Cursor_hasVarDeclExternalStorage(nd->cur) == 1 ||
                            has_attr(nd->cur, CXCursor_CUDASharedAttr);
-            l->has_init = !clang_Cursor_isNull(clang_Cursor_getVarDeclInitializer(nd->cur));
+            l->has_init = !clang_Cursor_isNull(clang_Cursor_getVarDeclInitializer(nd->cur)) &&
+                          has_written_init(u->f, l->decl_off + (unsigned)strlen(l->name), nd->end);
             int p = nd->parent;
             if (p >= 0 && t->v[p].kind == CXCursor_DeclStmt) {
                 l->declstmt = p;
@@ -361,6 +382,17 @@ static int in_scope_at(const tree *t, const local *l, unsigned off)
 
 /* ---- task functions --------------------------------------------------------------------- */
 
+/* After a rejected directive, the calls in its statement are not reported again as
+ * direct calls. */
+static void mark_calls(tree *t, int s)
+{
+    if (s < 0)
+        return;
+    for (unsigned k = 1; k < t->n; k++)
+        if (t->v[k].kind == CXCursor_CallExpr && t->v[k].begin >= t->v[s].begin && t->v[k].end <= t->v[s].end)
+            t->v[k].local = -2;
+}
+
 static void analyze_spawn(actx *a, taskfn *fn, directive *d)
 {
     unit *u = a->u;
@@ -371,20 +403,24 @@ static void analyze_spawn(actx *a, taskfn *fn, directive *d)
     if (s >= 0 && cf.compound) {
         diag_error(u->f, t->v[s].begin, "a statement block cannot follow '#pragma gtap task'; "
                    "move the code into a task function and spawn that");
+        mark_calls(t, s);
         return;
     }
     if (!callee) {
         diag_error(u->f, d->kw_off, "'#pragma gtap task' must be followed by a call to a task function "
                    "('f(...);', 'x = f(...);' or 'T x = f(...);' with f declared by '#pragma gtap function')");
+        mark_calls(t, s);
         return;
     }
     if (cf.compound_assign) {
         diag_error(u->f, t->v[s].begin, "the result of a task can only be stored with '=' "
                    "(store it in a variable and combine after the taskwait)");
+        mark_calls(t, s);
         return;
     }
     if (t->v[s].from_macro || t->v[cf.call].from_macro) {
         diag_error(u->f, t->v[s].begin, "the call after '#pragma gtap task' must not come from a macro expansion");
+        mark_calls(t, s);
         return;
     }
     unsigned end = find_semicolon(u->f, t->v[s].end);
@@ -392,6 +428,7 @@ static void analyze_spawn(actx *a, taskfn *fn, directive *d)
         end = t->v[s].end; /* a DeclStmt's extent already ends past its ';' */
     if (!end) {
         diag_error(u->f, t->v[s].end, "expected ';' after the spawned call");
+        mark_calls(t, s);
         return;
     }
     /* argument count must match what is written (no default arguments) */
@@ -402,12 +439,14 @@ static void analyze_spawn(actx *a, taskfn *fn, directive *d)
         if (parse_offset(u->pr, u->f, clang_getRangeStart(r)) < 0) {
             diag_error(u->f, t->v[cf.call].begin, "default arguments are not supported in a spawn; "
                        "pass every argument of '%s'", callee->name);
-            return;
+            mark_calls(t, s);
+        return;
         }
     }
     if (nargs < 0 || (unsigned)nargs != callee->num_params) {
         diag_error(u->f, t->v[cf.call].begin, "call to task function '%s' has %d arguments, "
                    "but it takes %u", callee->name, nargs, callee->num_params);
+        mark_calls(t, s);
         return;
     }
     spawn sp;
@@ -424,7 +463,8 @@ static void analyze_spawn(actx *a, taskfn *fn, directive *d)
         if (callee->is_void) {
             diag_error(u->f, t->v[s].begin, "task function '%s' returns void; its result cannot be assigned",
                        callee->name);
-            return;
+            mark_calls(t, s);
+        return;
         }
         CXType dt = cf.dst >= 0 ? clang_getCursorType(t->v[tree_unwrap(t, cf.dst)].cur)
                                 : clang_getCursorType(t->v[cf.decl_var].cur);
@@ -438,7 +478,8 @@ static void analyze_spawn(actx *a, taskfn *fn, directive *d)
                        callee->name, rs, ds);
             free(ds);
             free(rs);
-            return;
+            mark_calls(t, s);
+        return;
         }
     }
     if (cf.dst >= 0) {
@@ -447,7 +488,8 @@ static void analyze_spawn(actx *a, taskfn *fn, directive *d)
         if (bad) {
             diag_error(u->f, t->v[cf.dst].begin, "unsupported destination for the result of '%s' "
                        "(use a variable, an array element or a struct field)", callee->name);
-            return;
+            mark_calls(t, s);
+        return;
         }
         if (root >= 0) {
             local *l = &fn->locals[root];
@@ -455,7 +497,8 @@ static void analyze_spawn(actx *a, taskfn *fn, directive *d)
                 diag_error(u->f, t->v[cf.dst].begin, "the result of '%s' cannot be stored through the "
                            "reference '%s'; store it in a local and copy it after the taskwait",
                            callee->name, l->name);
-                return;
+                mark_calls(t, s);
+        return;
             }
             if (!l->is_static)
                 l->result_target = 1;
@@ -845,21 +888,25 @@ static void analyze_entry(actx *a, fn_def *def, directive *d)
     if (!callee || cf.compound_assign) {
         diag_error(u->f, d->kw_off, "'#pragma gtap entry' must be followed by a call to a task function "
                    "('f(...);' or 'x = f(...);')");
+        mark_calls(t, s);
         return;
     }
     if (t->v[s].from_macro || t->v[cf.call].from_macro) {
         diag_error(u->f, t->v[s].begin, "the call after '#pragma gtap entry' must not come from a macro expansion");
+        mark_calls(t, s);
         return;
     }
     unsigned end = t->v[s].kind == CXCursor_DeclStmt ? t->v[s].end : find_semicolon(u->f, t->v[s].end);
     if (!end) {
         diag_error(u->f, t->v[s].end, "expected ';' after the entry call");
+        mark_calls(t, s);
         return;
     }
     int nargs = clang_Cursor_getNumArguments(t->v[cf.call].cur);
     if (nargs < 0 || (unsigned)nargs != callee->num_params) {
         diag_error(u->f, t->v[cf.call].begin, "call to task function '%s' has %d arguments, but it takes %u",
                    callee->name, nargs, callee->num_params);
+        mark_calls(t, s);
         return;
     }
     entry_site e;
@@ -871,6 +918,7 @@ static void analyze_entry(actx *a, fn_def *def, directive *d)
     if ((cf.dst >= 0 || cf.decl_var >= 0) && callee->is_void) {
         diag_error(u->f, t->v[s].begin, "task function '%s' returns void; its result cannot be assigned",
                    callee->name);
+        mark_calls(t, s);
         return;
     }
     if (cf.dst >= 0)
@@ -882,7 +930,8 @@ static void analyze_entry(actx *a, fn_def *def, directive *d)
         char *name = cursor_spelling(vd->cur);
         if (nameoff < 0) {
             free(name);
-            return;
+            mark_calls(t, s);
+        return;
         }
         e.decl_prefix = text_of(u->f, t->v[s].begin, (unsigned)nameoff + (unsigned)strlen(name));
         e.dst_text = name;

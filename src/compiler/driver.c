@@ -28,10 +28,10 @@
 #define GTAPCC_BUILD_LIB_DIR ""
 #endif
 #ifndef GTAPCC_INSTALL_REL_INCLUDE
-#define GTAPCC_INSTALL_REL_INCLUDE "../include/gtap-runtime"
+#define GTAPCC_INSTALL_REL_INCLUDE "../include/gtap"
 #endif
 #ifndef GTAPCC_INSTALL_REL_HOST_TARGET
-#define GTAPCC_INSTALL_REL_HOST_TARGET "../share/gtap/host_target"
+#define GTAPCC_INSTALL_REL_HOST_TARGET "../include/gtap/host_target"
 #endif
 #ifndef GTAPCC_INSTALL_REL_LIB
 #define GTAPCC_INSTALL_REL_LIB "../lib"
@@ -73,14 +73,14 @@ void paths_resolve(gtap_paths *p)
     memset(p, 0, sizeof *p);
     const char *home = getenv("GTAP_HOME");
     if (home && *home) {
-        p->runtime_include = join(home, "include/gtap-runtime");
-        if (!is_dir(p->runtime_include)) { /* a source checkout as GTAP_HOME */
+        p->runtime_include = join(home, "include/gtap");
+        if (!is_dir(p->runtime_include)) { /* a source checkout (with build/) as GTAP_HOME */
             free(p->runtime_include);
             p->runtime_include = join(home, "src/node_runtime/include");
             p->host_target = join(home, "src/node_runtime/host_target");
             p->lib_dir = join(home, "build/src/node_runtime");
         } else {
-            p->host_target = join(home, "share/gtap/host_target");
+            p->host_target = join(home, "include/gtap/host_target");
             p->lib_dir = join(home, "lib");
         }
         return;

@@ -471,7 +471,6 @@ static void lower_taskfn(unit *u, taskfn *fn)
     const srcfile *f = u->f;
     if (fn->body < 0)
         return;
-    assign_names(u, fn);
     /* declarations */
     for (unsigned i = 0; i < t->n; i++) {
         if (t->v[i].kind != CXCursor_DeclStmt)
@@ -611,6 +610,9 @@ static void lower_host_launches(unit *u)
 unsigned lower_unit(unit *u)
 {
     unsigned before = diag_error_count();
+    for (unsigned i = 0; i < u->num_fns; i++) /* spawns read their callee's field names */
+        if (u->fns[i].body >= 0)
+            assign_names(u, &u->fns[i]);
     for (unsigned i = 0; i < u->num_fns; i++)
         lower_taskfn(u, &u->fns[i]);
     for (unsigned i = 0; i < u->num_entries; i++)
