@@ -1054,7 +1054,8 @@ unsigned analyze_unit(unit *u)
             continue;
         }
         if (!has_attr(def->cur, CXCursor_CUDADeviceAttr)) {
-            diag_error(u->f, def->begin, "task functions must be declared __device__");
+            diag_error(u->f, def->begin, "task functions must be declared __device__ (if this one is, "
+                       "gtapcc did not find CUDA's headers: check --cuda-path or CUDA_HOME)");
             continue;
         }
         if (clang_Cursor_isVariadic(def->cur)) {

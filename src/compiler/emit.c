@@ -46,7 +46,8 @@ static int cmp_edit(const void *a, const void *b)
 
 char *edit_apply(const srcfile *f, unsigned begin, unsigned end, edit_list *l)
 {
-    qsort(l->v, l->n, sizeof *l->v, cmp_edit);
+    if (l->n)
+        qsort(l->v, l->n, sizeof *l->v, cmp_edit);
     strbuf sb = {0};
     unsigned cur = begin;
     for (unsigned i = 0; i < l->n; i++) {

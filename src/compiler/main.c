@@ -212,9 +212,22 @@ int main(int argc, char **argv)
         return 1;
     gtap_paths paths;
     paths_resolve(&paths);
-    const char *cuda = c.cuda_path ? c.cuda_path : getenv("CUDA_HOME");
-    if (!cuda || !*cuda)
-        cuda = "/usr/local/cuda";
+    /* The CUDA used for parsing: --cuda-path, $CUDA_HOME, /usr/local/cuda, the first that has
+     * headers (paper Makefiles pass --cuda-path of the machine they were written on). */
+    const char *cands[3] = {c.cuda_path, getenv("CUDA_HOME"), "/usr/local/cuda"};
+    const char *cuda = "/usr/local/cuda";
+    for (int i = 0; i < 3; i++) {
+        if (!cands[i] || !*cands[i])
+            continue;
+        strbuf h = {0};
+        sb_printf(&h, "%s/include/cuda_runtime.h", cands[i]);
+        int ok = file_exists(h.data);
+        sb_free(&h);
+        if (ok) {
+            cuda = cands[i];
+            break;
+        }
+    }
     translate_opts to;
     memset(&to, 0, sizeof to);
     to.host_target = c.host_target;
