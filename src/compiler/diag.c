@@ -90,6 +90,11 @@ void diag_set_warnings(int enabled, int as_errors)
     g_warnings_as_errors = as_errors;
 }
 
+void diag_count_external_error(void)
+{
+    g_errors++;
+}
+
 unsigned diag_error_count(void)
 {
     return g_errors;

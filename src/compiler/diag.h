@@ -33,6 +33,8 @@ void diag_at(diag_level lv, const srcfile *f, unsigned off, const char *fmt, ...
 #define diag_warning(f, off, ...) diag_at(DIAG_WARNING, (f), (off), __VA_ARGS__)
 #define diag_note(f, off, ...) diag_at(DIAG_NOTE, (f), (off), __VA_ARGS__)
 
+/* Counts an error printed elsewhere in the same format. */
+void diag_count_external_error(void);
 /* Errors reported so far (warnings do not count). */
 unsigned diag_error_count(void);
 /* -w: suppress warnings; -Werror: warnings count as errors. */

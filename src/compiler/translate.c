@@ -3,7 +3,62 @@
 #include "model.h"
 
 #include <stdlib.h>
+#include <stdio.h>
 #include <string.h>
+
+typedef struct incl_ctx {
+    const translate_opts *o;
+    const char *main_path;
+    unsigned reported;
+} incl_ctx;
+
+/* Task functions in included user headers are not translated yet: say so instead of
+ * letting nvcc compile them as plain functions. System, CUDA and runtime headers are skipped. */
+static void check_include(CXFile inc, CXSourceLocation *stack, unsigned depth, CXClientData data)
+{
+    incl_ctx *x = data;
+    if (depth == 0)
+        return;
+    CXString name = clang_getFileName(inc);
+    const char *p = clang_getCString(name);
+    int skip = !p || !strncmp(p, "/usr/", 5) || !strncmp(p, "/__gtapcc_virtual__", 19) ||
+               !strncmp(p, x->o->parse.cuda_path, strlen(x->o->parse.cuda_path)) ||
+               !strncmp(p, x->o->parse.runtime_include, strlen(x->o->parse.runtime_include)) ||
+               !strcmp(p, x->main_path);
+    if (!skip) {
+        FILE *fp = fopen(p, "rb");
+        char line[4096];
+        unsigned ln = 0;
+        while (fp && fgets(line, sizeof line, fp)) {
+            ln++;
+            char *q = line;
+            while (*q == ' ' || *q == '\t')
+                q++;
+            if (*q != '#')
+                continue;
+            q++;
+            while (*q == ' ' || *q == '\t')
+                q++;
+            if (strncmp(q, "pragma", 6))
+                continue;
+            q += 6;
+            while (*q == ' ' || *q == '\t')
+                q++;
+            if (!strncmp(q, "gtap", 4) && (q[4] == ' ' || q[4] == '\t' || q[4] == '\n' || q[4] == 0)) {
+                fprintf(stderr, "%s:%u:1: error: '#pragma gtap' in an included header is not translated "
+                        "(gtapcc translates the .cu file it is given); move the task functions into the .cu file\n",
+                        p, ln);
+                x->reported++;
+                diag_count_external_error();
+                break;
+            }
+        }
+        if (fp)
+            fclose(fp);
+    }
+    (void)stack;
+    clang_disposeString(name);
+}
 
 int translate_file(const char *path, const translate_opts *o, char **out_p, translate_info *info_p)
 {
@@ -16,6 +71,8 @@ int translate_file(const char *path, const translate_opts *o, char **out_p, tran
     parse_result pr;
     if (parse_file(f, &o->parse, &pr) != 0)
         goto out_src;
+    incl_ctx ic = {o, f->abspath, 0};
+    clang_getInclusions(pr.tu, check_include, &ic);
     unit u;
     memset(&u, 0, sizeof u);
     u.f = f;

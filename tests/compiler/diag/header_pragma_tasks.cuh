@@ -1,0 +1,3 @@
+#pragma once
+#pragma gtap function
+__device__ int f(int n) { return n; }
