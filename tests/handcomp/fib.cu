@@ -94,11 +94,48 @@ __global__ void exec_kernel(int n)
     }
 }
 
+/* fib bench N REPS: prints one line per run: "run <i> n <N> kernel_ms <k> wall_ms <w>". */
+static int bench(int n, int reps)
+{
+    double init_ms;
+    size_t bytes;
+    HC_CHECK(hc_init_timed(&init_ms, &bytes) == 0, "initialization failed");
+    printf("init_ms %.3f device_bytes %zu\n", init_ms, bytes);
+    long long f0 = 0, f1 = 1;
+    for (int k = 0; k < n; k++) {
+        long long f2 = f0 + f1;
+        f0 = f1;
+        f1 = f2;
+    }
+    for (int r = 0; r < reps; r++) {
+        double kms, wms;
+        int got = -1;
+        HC_STORE(d_result, got);
+        HC_TIMED_LAUNCH(kms, wms, exec_kernel, n);
+        HC_FETCH(got, d_result);
+        HC_CHECK(got == (int)f0, "fib(%d) = %d, expected %lld", n, got, f0);
+        printf("run %d n %d kernel_ms %.4f wall_ms %.4f\n", r, n, kms, wms);
+    }
+    HC_CHECK(hc_finish() == 0, "finalize failed");
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
+    if (argc > 1 && strcmp(argv[1], "bench") == 0)
+        return bench(argc > 2 ? atoi(argv[2]) : 30, argc > 3 ? atoi(argv[3]) : 5);
     int nmax = argc > 1 ? atoi(argv[1]) : 25;
     int n0 = argc > 2 ? atoi(argv[2]) : 0;
     HC_CHECK(hc_init() == 0, "initialization failed");
+#if HC_GPU
+    if (argc > 3 && strcmp(argv[3], "mismatch") == 0) {
+        /* A launch larger than gtap_initialize() sized the runtime for must be refused. */
+        const gtap_config_t *c = gtap_host_config();
+        exec_kernel<<<2 * c->grid_size + 1, c->block_size>>>(n0);
+        HC_CHECK(hc_sync() == 0, "mismatched launch failed (as it should)");
+        return 0;
+    }
+#endif
     long long f0 = 0, f1 = 1;
     for (int n = 0; n <= nmax; n++) {
         long long expect = f0;
@@ -113,6 +150,17 @@ int main(int argc, char **argv)
         HC_FETCH(got, d_result);
         HC_CHECK(got == (int)expect, "fib(%d) = %d, expected %lld", n, got, expect);
     }
+#if defined(GTAP_ENABLE_PROFILING)
+    gtap_profile_export_options po;
+    po.output_directory = "./profile/hc_fib";
+    po.overwrite = true;
+    gtap_profile_export_result pr = gtap_export_profile(po);
+    HC_CHECK(pr.status == gtap_profile_export_status::success, "profile export: %s",
+             gtap_profile_export_status_string(pr.status));
+    HC_CHECK(pr.recorded_intervals > 0, "profile: no intervals recorded");
+    printf("profile: %zu intervals (%zu dropped) in %s\n", pr.recorded_intervals, pr.dropped_intervals,
+           pr.result_directory);
+#endif
     HC_CHECK(hc_finish() == 0, "finalize failed");
     printf("PASS fib 0..%d (%d queues)\n", nmax, (int)(GTAP_NUM_QUEUES));
     return 0;

@@ -34,14 +34,14 @@ void gtap_host_report_error(void)
     fflush(stdout);
     switch (e->code) {
     case GTAP_ERR_POOL_EXHAUSTED:
-        fprintf(stderr, "gtap: error: task pool exhausted: all %lld task records (%u bytes each) are "
-                "in use (at %s %d, spawning %s). ", lim, s->record_stride, unit, worker, fn_name(fn));
+        fprintf(stderr, "gtap: error: task pool exhausted: all %lld task records of %s %d are in use "
+                "(spawning %s; each %s owns %u records of %u bytes). ", lim, unit, worker, fn_name(fn),
+                unit, s->records_per_worker, s->record_stride);
         if (gtap_rt.records_limited_by_memory)
-            fprintf(stderr, "The pool was capped by GTAP_MAX_TASK_MEMORY=%llu bytes; raise it.\n",
+            fprintf(stderr, "GTAP_MAX_TASK_MEMORY=%llu bytes capped them; raise it.\n",
                     (unsigned long long)c->max_task_memory);
         else
-            fprintf(stderr, "The pool holds %s=%d x %u %ss; raise %s.\n", c->tasks_knob,
-                    c->max_tasks_per_worker, s->max_workers, unit, c->tasks_knob);
+            fprintf(stderr, "Raise %s (now %d).\n", c->tasks_knob, c->max_tasks_per_worker);
         break;
     case GTAP_ERR_DEQUE_FULL:
         fprintf(stderr, "gtap: error: deque full: %s %d holds %lld pending tasks, its capacity is %lld "
@@ -85,10 +85,6 @@ void gtap_host_report_error(void)
         fprintf(stderr, "gtap: error: the task kernel was launched with %lld threads per block, but "
                 "the runtime was compiled for GTAP_BLOCK_SIZE=%lld. Block mode needs exactly that; thread "
                 "mode needs gtap_launch() (which provides shared memory) for larger blocks.\n", v, lim);
-        break;
-    case GTAP_ERR_CHUNK_RING:
-        fprintf(stderr, "gtap: error: internal: free-id ring overflow at position %lld of %lld (a "
-                "runtime bug; please report it).\n", v, lim);
         break;
     default:
         fprintf(stderr, "gtap: error: device error code %d (value %lld, limit %lld)\n", (int)e->code,

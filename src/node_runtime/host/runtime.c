@@ -136,19 +136,25 @@ int gtap_host_init(const gtap_config_t *cfg, const gtap_program_desc *prog, gtap
     const size_t align = prog->max_data_align > 8 ? prog->max_data_align : 8;
     const size_t data_offset = round_up(header, align);
     const size_t stride = round_up(data_offset + (prog->max_data_size ? prog->max_data_size : 1), 16);
-    uint64_t records = (uint64_t)cfg->max_tasks_per_worker * workers;
-    uint64_t by_memory = cfg->max_task_memory / stride;
-    gtap_rt.records_limited_by_memory = by_memory < records;
-    if (by_memory < records)
-        records = by_memory;
-    if (records > 0xfffffff0ull)
-        records = 0xfffffff0ull;
-    if (records < 64) {
-        fprintf(stderr, "gtap: error: GTAP_MAX_TASK_MEMORY=%llu bytes holds only %llu task records "
-                "of %zu bytes; raise it\n", (unsigned long long)cfg->max_task_memory,
-                (unsigned long long)records, stride);
+    /* Each worker owns a range of records (pool.cuh); the ranges together are capped by the
+     * memory budget and by 32-bit ids. */
+    uint64_t per_worker = (uint64_t)cfg->max_tasks_per_worker;
+    if (per_worker < 64)
+        per_worker = 64; /* at least two iterations' worth of children */
+    uint64_t by_memory = cfg->max_task_memory / (stride + sizeof(uint32_t)) / workers;
+    gtap_rt.records_limited_by_memory = by_memory < per_worker;
+    if (by_memory < per_worker)
+        per_worker = by_memory;
+    if (per_worker * workers > 0xfffffff0ull)
+        per_worker = 0xfffffff0ull / workers;
+    if (per_worker < 64) {
+        fprintf(stderr, "gtap: error: GTAP_MAX_TASK_MEMORY=%llu bytes gives each of %llu workers only "
+                "%llu task records of %zu bytes; raise it or lower the grid size\n",
+                (unsigned long long)cfg->max_task_memory, (unsigned long long)workers,
+                (unsigned long long)per_worker, stride);
         return cudaErrorInvalidValue;
     }
+    const uint64_t records = per_worker * workers;
 
     s.mode = cfg->mode;
     s.sched = cfg->sched;
@@ -161,21 +167,19 @@ int gtap_host_init(const gtap_config_t *cfg, const gtap_program_desc *prog, gtap
     s.data_offset = (uint32_t)data_offset;
     s.data_capacity = (uint32_t)(stride - data_offset);
     s.num_records = (uint32_t)records;
+    s.records_per_worker = (uint32_t)per_worker;
     s.max_child_tasks = (uint32_t)cfg->max_child_tasks;
-    s.chunk_capacity = (uint32_t)((records + GTAP_CHUNK_IDS - 1) / GTAP_CHUNK_IDS + workers * 8 + 64);
     s.profile_capacity = cfg->profiling ? (uint32_t)cfg->profile_capacity : 0;
     s.terminate_on_root = cfg->terminate_on_root;
     s.stress = cfg->stress;
 
-    /* ---- allocation (nothing large is zero-filled: records, rings and chunk ids are
+    /* ---- allocation (nothing large is zero-filled: records, rings and free stacks are
      * written before they are read) ---- */
     GTAP_DEV_ALLOC(s.records, (size_t)(records + 1) * stride);
     GTAP_DEV_ALLOC(s.deques, (size_t)workers * nq * sizeof(gtap_deque));
     GTAP_DEV_ALLOC(s.rings, (size_t)workers * nq * ring_cap * sizeof(uint32_t));
-    GTAP_DEV_ALLOC(s.pool, sizeof(gtap_pool_ctl));
-    GTAP_DEV_ALLOC(s.chunk_seq, (size_t)s.chunk_capacity * sizeof(unsigned long long));
-    GTAP_DEV_ALLOC(s.chunk_count, (size_t)s.chunk_capacity * sizeof(uint32_t));
-    GTAP_DEV_ALLOC(s.chunk_ids, (size_t)s.chunk_capacity * GTAP_CHUNK_IDS * sizeof(uint32_t));
+    GTAP_DEV_ALLOC(s.pool_stack, (size_t)records * sizeof(uint32_t));
+    GTAP_DEV_ALLOC(s.pool_workers, (size_t)workers * sizeof(gtap_pool_worker));
     GTAP_DEV_ALLOC(s.ctl, sizeof(gtap_ctl));
     GTAP_DEV_ALLOC(s.root_result, 256);
     GTAP_DEV_ALLOC(s.stats, (size_t)workers * sizeof(gtap_worker_stats));
@@ -215,10 +219,10 @@ int gtap_host_init(const gtap_config_t *cfg, const gtap_program_desc *prog, gtap
     if (bytes_p)
         *bytes_p = gtap_rt.device_bytes;
     if (gtap_host_env_ll("GTAP_STATS", 0))
-        fprintf(stderr, "gtap: initialized in %.3f ms: %llu workers, %u task records of %zu bytes, "
-                "deque capacity %u x %u queue(s), %.1f MiB of device memory\n", gtap_rt.init_ms,
-                (unsigned long long)workers, s.num_records, stride, ring_cap, nq,
-                gtap_rt.device_bytes / 1048576.0);
+        fprintf(stderr, "gtap: initialized in %.3f ms: %llu workers, %u task records of %zu bytes "
+                "(%u per worker), deque capacity %u x %u queue(s), %.1f MiB of device memory\n",
+                gtap_rt.init_ms, (unsigned long long)workers, s.num_records, stride, s.records_per_worker,
+                ring_cap, nq, gtap_rt.device_bytes / 1048576.0);
     return cudaSuccess;
 
 fail_free:
@@ -230,9 +234,8 @@ fail_free:
 void gtap_host_free_all(void)
 {
     gtap_dev_state *s = &gtap_rt.state;
-    void *ptrs[] = {s->records, s->deques, s->rings, s->pool, s->chunk_seq, s->chunk_count,
-                    s->chunk_ids, s->ctl, s->root_result, s->stats, s->gq, s->gq_ring,
-                    s->profile, s->profile_count};
+    void *ptrs[] = {s->records, s->deques, s->rings, s->pool_stack, s->pool_workers, s->ctl,
+                    s->root_result, s->stats, s->gq, s->gq_ring, s->profile, s->profile_count};
     for (size_t i = 0; i < sizeof ptrs / sizeof ptrs[0]; i++)
         if (ptrs[i])
             cudaFree(ptrs[i]);
@@ -267,8 +270,7 @@ int gtap_host_reset(void)
         }                                                                                       \
     } while (0)
     GTAP_CHECK_RESET(cudaMemset(s->deques, 0, (size_t)workers * nq * sizeof(gtap_deque)));
-    GTAP_CHECK_RESET(cudaMemset(s->pool, 0, sizeof(gtap_pool_ctl)));
-    GTAP_CHECK_RESET(cudaMemset(s->chunk_seq, 0, (size_t)s->chunk_capacity * sizeof(unsigned long long)));
+    GTAP_CHECK_RESET(cudaMemset(s->pool_workers, 0, (size_t)workers * sizeof(gtap_pool_worker)));
     GTAP_CHECK_RESET(cudaMemcpy(s->ctl, &ctl, sizeof ctl, cudaMemcpyHostToDevice));
     GTAP_CHECK_RESET(cudaMemset(s->stats, 0, (size_t)workers * sizeof(gtap_worker_stats)));
     if (s->gq)

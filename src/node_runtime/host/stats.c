@@ -10,16 +10,14 @@ void gtap_host_stats_maybe_print(void)
 {
     const gtap_dev_state *s = &gtap_rt.state;
     gtap_worker_stats *w;
-    gtap_pool_ctl pool;
-    unsigned long long batches = 0, tasks = 0, steals = 0, attempts = 0, slow = 0;
+    unsigned long long batches = 0, tasks = 0, steals = 0, attempts = 0, slow = 0, used = 0;
 
     if (!gtap_rt.initialized || !gtap_host_env_ll("GTAP_STATS", 0))
         return;
     w = (gtap_worker_stats *)malloc((size_t)s->max_workers * sizeof *w);
     if (!w)
         return;
-    if (cudaMemcpy(w, s->stats, (size_t)s->max_workers * sizeof *w, cudaMemcpyDeviceToHost) != cudaSuccess ||
-        cudaMemcpy(&pool, s->pool, sizeof pool, cudaMemcpyDeviceToHost) != cudaSuccess) {
+    if (cudaMemcpy(w, s->stats, (size_t)s->max_workers * sizeof *w, cudaMemcpyDeviceToHost) != cudaSuccess) {
         fprintf(stderr, "gtap: stats: cannot read device statistics\n");
         (void)cudaGetLastError();
         free(w);
@@ -31,14 +29,14 @@ void gtap_host_stats_maybe_print(void)
         steals += w[i].steals;
         attempts += w[i].steal_attempts;
         slow += w[i].pool_slow;
+        used += w[i].records_used;
     }
     free(w);
-    unsigned long long peak = pool.peak > pool.bump ? pool.peak : pool.bump;
     fprintf(stderr,
             "gtap: stats: %llu task segments in %llu iterations (%.2f per iteration), %llu steals of "
-            "%llu claims, %llu slow allocations; peak %llu of %u task records (%.1f MiB); "
+            "%llu claims, %llu slow allocations; %llu of %u task records used (%.1f MiB); "
             "initialization %.3f ms, %.1f MiB of device memory\n",
-            tasks, batches, batches ? (double)tasks / batches : 0.0, steals, attempts, slow, peak,
-            s->num_records, peak * (double)s->record_stride / 1048576.0, gtap_rt.init_ms,
+            tasks, batches, batches ? (double)tasks / batches : 0.0, steals, attempts, slow, used,
+            s->num_records, used * (double)s->record_stride / 1048576.0, gtap_rt.init_ms,
             gtap_rt.device_bytes / 1048576.0);
 }

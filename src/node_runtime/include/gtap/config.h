@@ -99,8 +99,9 @@
 #error "GTAP_SCHED_GLOBAL_QUEUE and GTAP_SCHED_CHASELEV are exclusive"
 #endif
 
-/* GTAP_STRESS: force the rare paths everywhere (one-chunk free-id caches, a steal attempt
- * whenever a warp has idle lanes, minimal batches) so tests exercise them. */
+/* GTAP_STRESS: force the rare paths everywhere so tests exercise them: nearly every new task
+ * is published (so pops and steals see it), and the free-id cache is tiny (so allocations
+ * take the slow path). */
 
 /* ---- Range checks of the compile-time values ------------------------------------------ */
 #if (GTAP_BLOCK_SIZE) % 32 != 0 || (GTAP_BLOCK_SIZE) < 32 || (GTAP_BLOCK_SIZE) > 1024

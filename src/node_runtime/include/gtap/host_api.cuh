@@ -16,9 +16,32 @@
 
 /* ---- Defaults that need the device ------------------------------------------------------ */
 
-/* Default for GTAP_GRID_SIZE when the program does not define it (see gtap/config.h). */
+/* A kernel with the scheduler's resource footprint, used only to ask the occupancy
+ * calculator how many blocks fit on an SM (the entry kernel calls the same scheduler). */
+static __global__ void gtap_occupancy_probe_kernel(void)
+{
+#if defined(GTAP_WORKER_IS_THREAD)
+    gtap_thread_scheduler();
+#else
+    gtap_block_scheduler();
+#endif
+}
+
+/* Default for GTAP_GRID_SIZE when the program does not define it (see gtap/config.h):
+ * env GTAP_GRID_SIZE, else as many blocks as can be resident at once on the device. */
 static inline int gtap_default_grid_size(void)
 {
+    long long env = gtap_host_env_ll("GTAP_GRID_SIZE", 0);
+    int per_sm = 0, dev = 0, sms = 0;
+    if (env > 0)
+        return (int)env;
+    if (cudaGetDevice(&dev) == cudaSuccess &&
+        cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev) == cudaSuccess &&
+        cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, gtap_occupancy_probe_kernel, GTAP_BLOCK_SIZE, 0) ==
+            cudaSuccess &&
+        per_sm > 0)
+        return per_sm * sms;
+    (void)cudaGetLastError();
     return gtap_host_default_grid_size(GTAP_BLOCK_SIZE);
 }
 

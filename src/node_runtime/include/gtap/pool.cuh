@@ -1,150 +1,250 @@
-/* gtap/pool.cuh - task-record allocation: one global pool of record ids shared by all
- * workers, with a per-worker cache ("magazine") in shared memory so that the common case
- * costs a shared-memory atomic, not a global one (docs/pool.md).
+/* gtap/pool.cuh - task-record allocation with per-worker ownership (docs/pool.md).
  *
- * Levels, fastest first:
- *   magazine   per worker, shared memory: refilled to GTAP_MAG_LOW and drained to
- *              GTAP_MAG_HIGH between scheduler iterations, one 32-id chunk at a time;
- *   overflow   per worker, shared memory, behind a lock: serves allocations that find the
- *              magazine empty in the middle of an iteration (e.g. a loop spawning hundreds);
- *   chunk ring global MPMC ring of 32-id chunks (Vyukov-style sequence numbers, stored
- *              relative to the slot index so that all-zero memory is an empty ring);
- *   bump       global counter handing out never-used ids, 32 at a time.
- * At termination every record is free, so the pool is reset wholesale (exit protocol in
- * worker_thread.cuh / worker_block.cuh) instead of collecting the cached ids.
+ * Every worker (warp or block) owns a contiguous range of P = records_per_worker record ids
+ * and allocates only from it, so allocation and the common free never touch a global
+ * counter (measured: one shared free-id ring turned thread mode into a CAS storm across
+ * thousands of warps, bench/NOTES.md). Levels, fastest first:
+ *   magazine  shared memory; allocations take from it with a shared atomic;
+ *   overflow  shared memory: serves allocations that find the magazine empty in the middle
+ *             of an iteration (e.g. a loop spawning hundreds of children). Claims are
+ *             lock-free; one thread refills it under a lock once no claimer is reading;
+ *   stack     the owner's private free stack in global memory (no atomics: owner only);
+ *   fresh     ids of the range not yet handed out in this launch (a per-worker counter,
+ *             advanced 32 ids at a time);
+ *   remote    ids of this worker freed by other workers (a stolen task, a parent resumed
+ *             elsewhere): they push them on the owner's lock-free list (CAS, low contention:
+ *             only cross-worker frees), the owner takes the whole list with one exchange;
+ *   borrowed  fresh ids of other workers, when all of the above are empty (a worker whose
+ *             task fans out wider than its range); they return to their owner when freed.
+ * A free by the owner goes to its magazine. At termination every record is free: each
+ * worker resets its own fresh counter and remote list on the way out (not at start, since
+ * another worker may borrow from it before it starts), and begins the next launch with an
+ * empty private stack.
  */
 #ifndef GTAP_POOL_CUH
 #define GTAP_POOL_CUH
 
 #include "gtap/device.cuh"
 
-#define GTAP_MAG_CAPACITY 128
-#define GTAP_MAG_LOW 48   /* refill below this before an iteration */
-#define GTAP_MAG_HIGH 64  /* flush above this after an iteration; leaves room for 64 frees */
+#define GTAP_MAG_CAPACITY 256
+#if defined(GTAP_STRESS)
+#define GTAP_MAG_LOW 1
+#define GTAP_MAG_HIGH 8
+#else
+#define GTAP_MAG_LOW 64   /* refill below this before an iteration */
+#define GTAP_MAG_HIGH 192 /* drain above this; CAPACITY - HIGH = 64 frees per iteration */
+#endif
+#define GTAP_OVF_IDS 64
 
 typedef struct gtap_magazine {
-    int32_t n;                       /* ids in ids[0..n); may go negative during an iteration */
-    int32_t ovf_lock;                /* guards ovf_* */
-    int32_t ovf_n;
-    int32_t pad;
+    int32_t n;               /* ids in ids[0..n); may go negative during an iteration */
+    int32_t ovf_lock;        /* held by the thread refilling ovf_ids */
+    int32_t ovf_n;           /* ids in ovf_ids[0..ovf_n); may go negative */
+    int32_t ovf_readers;     /* threads between claiming an overflow slot and reading it */
+    uint32_t stack_n;        /* ids on the owner's private stack in global memory */
+    uint32_t remote;         /* list of remotely freed ids taken but not yet used (id + 1) */
+    uint32_t borrow_from;    /* the next worker to try to borrow fresh ids from */
+    uint32_t pad;
     uint32_t ids[GTAP_MAG_CAPACITY];
-    uint32_t ovf_ids[GTAP_CHUNK_IDS];
+    uint32_t ovf_ids[GTAP_OVF_IDS];
 } gtap_magazine;
 
-/* Takes one chunk of free ids into dst (up to 32); returns how many, 0 if the pool is
- * exhausted. One thread. */
-static __device__ __noinline__ uint32_t gtap_pool_take_chunk(uint32_t *dst)
+/* The free-list link stored in a free record (its memory is otherwise unused); links and
+ * list heads hold id + 1, so that 0 (all-zero memory) is the empty list. */
+GTAP_DEV uint32_t *gtap_free_link(uint32_t id)
 {
-    gtap_pool_ctl *pc = gtap_dev.pool;
-    const uint64_t cap = gtap_dev.chunk_capacity;
-    for (;;) {
-        uint64_t h = gtap_ld_relaxed_u64(&pc->head);
-        uint64_t t = gtap_ld_relaxed_u64(&pc->tail);
-        if (h >= t)
-            break;
-        if (gtap_atomic_cas_relaxed_u64((uint64_t *)&pc->head, h, h + 1) != h)
-            continue;
-        uint64_t slot = h % cap;
-        /* Acquire: pairs with the producer's release of this slot; its ids are then visible.
-         * The producer reserved position h before we could claim it, so it will finish. */
-        while (gtap_ld_acquire_u64(&gtap_dev.chunk_seq[slot]) != h + 1 - slot)
-            __nanosleep(32);
-        uint32_t n = gtap_dev.chunk_count[slot];
-        const uint32_t *src = gtap_dev.chunk_ids + slot * GTAP_CHUNK_IDS;
-        for (uint32_t i = 0; i < n; i++)
-            dst[i] = src[i];
-        /* Release: our reads of the slot happen before the next lap's producer overwrites it. */
-        gtap_st_release_u64(&gtap_dev.chunk_seq[slot], h + cap - slot);
-        return n;
-    }
-    if (gtap_ld_relaxed_u64(&pc->bump) < gtap_dev.num_records) {
-        uint64_t b = atomicAdd(&pc->bump, (unsigned long long)GTAP_CHUNK_IDS);
-        if (b < gtap_dev.num_records) {
-            uint64_t n = gtap_dev.num_records - b;
-            if (n > GTAP_CHUNK_IDS)
-                n = GTAP_CHUNK_IDS;
-            for (uint32_t i = 0; i < (uint32_t)n; i++)
-                dst[i] = (uint32_t)(b + i);
-            return (uint32_t)n;
-        }
-    }
-    return 0;
+    return (uint32_t *)gtap_record(id);
 }
 
-/* Gives n (1..32) free ids back to the global ring. One thread. */
-static __device__ __noinline__ void gtap_pool_put_chunk(const uint32_t *src, uint32_t n)
+GTAP_DEV uint32_t gtap_pool_owner(uint32_t id)
 {
-    gtap_pool_ctl *pc = gtap_dev.pool;
-    const uint64_t cap = gtap_dev.chunk_capacity;
-    uint64_t pos = atomicAdd(&pc->tail, 1ull);
-    uint64_t slot = pos % cap;
-    uint32_t spins = 0;
-    /* Acquire: the previous lap's consumer finished reading this slot. The ring holds more
-     * slots than the pool has chunks of ids, so this wait is short; a long one is a bug. */
-    while (gtap_ld_acquire_u64(&gtap_dev.chunk_seq[slot]) != pos - slot) {
-        if (++spins == (1u << 24)) {
-            gtap_raise(GTAP_ERR_CHUNK_RING, (long long)pos, (long long)cap, -1, -1, -1, __LINE__);
-            return;
-        }
-        __nanosleep(32);
-    }
-    uint32_t *dst = gtap_dev.chunk_ids + slot * GTAP_CHUNK_IDS;
+    return id / gtap_dev.records_per_worker;
+}
+
+GTAP_DEV gtap_pool_worker *gtap_pool_worker_of(uint32_t worker)
+{
+    return &gtap_dev.pool_workers[worker];
+}
+
+/* Kernel start, one thread: the worker's private stack starts empty (every record is free). */
+GTAP_DEV void gtap_pool_init(gtap_magazine *m, uint32_t worker)
+{
+    m->n = 0;
+    m->ovf_lock = 0;
+    m->ovf_n = 0;
+    m->ovf_readers = 0;
+    m->stack_n = 0;
+    m->remote = 0;
+    m->borrow_from = worker + 1;
+}
+
+/* Up to max fresh ids of `owner` into dst (one atomic on the owner's counter). */
+GTAP_DEV uint32_t gtap_pool_take_fresh(uint32_t owner, uint32_t *dst, uint32_t max)
+{
+    const uint32_t per = gtap_dev.records_per_worker;
+    gtap_pool_worker *pw = gtap_pool_worker_of(owner);
+    if (gtap_ld_relaxed_u32(&pw->fresh) >= per)
+        return 0;
+    uint32_t b = atomicAdd(&pw->fresh, max);
+    if (b >= per)
+        return 0;
+    uint32_t n = per - b < max ? per - b : max;
     for (uint32_t i = 0; i < n; i++)
-        dst[i] = src[i];
-    gtap_dev.chunk_count[slot] = n;
-    /* Release: the ids and count are visible to whoever acquires this sequence value. */
-    gtap_st_release_u64(&gtap_dev.chunk_seq[slot], pos + 1 - slot);
+        dst[i] = owner * per + b + i;
+    return n;
+}
+
+/* Moves up to max free ids into dst; returns how many (0: the whole pool is in use). One
+ * thread of the owner. */
+GTAP_DEV uint32_t gtap_pool_take(gtap_magazine *m, uint32_t worker, uint32_t *dst, uint32_t max)
+{
+    const uint32_t per = gtap_dev.records_per_worker;
+    uint32_t got = 0;
+    const uint32_t *stack = gtap_dev.pool_stack + (size_t)worker * per;
+    while (got < max && m->stack_n > 0)
+        dst[got++] = stack[--m->stack_n];
+    if (got < max && m->remote == 0) {
+        gtap_pool_worker *pw = gtap_pool_worker_of(worker);
+        if (gtap_ld_relaxed_u32(&pw->remote_head) != 0) {
+            m->remote = atomicExch(&pw->remote_head, 0u);
+            gtap_fence_acq_rel(); /* acquire: the links the pushers wrote before their CAS */
+        }
+    }
+    while (got < max && m->remote != 0) {
+        uint32_t id = m->remote - 1;
+        m->remote = *gtap_free_link(id);
+        dst[got++] = id;
+    }
+    if (got < max)
+        got += gtap_pool_take_fresh(worker, dst + got, max - got);
+    /* Last resort: borrow never-used ids from other workers, round-robin. */
+    const uint32_t nworkers = gtap_dev.max_workers;
+    for (uint32_t k = 0; got < max && k + 1 < nworkers; k++) {
+        uint32_t v = m->borrow_from % nworkers;
+        if (v == worker)
+            v = (v + 1) % nworkers;
+        got += gtap_pool_take_fresh(v, dst + got, max - got);
+        if (got < max)
+            m->borrow_from = v + 1;
+    }
+    return got;
+}
+
+/* Returns n ids of the worker to its private stack. One thread of the owner. */
+GTAP_DEV void gtap_pool_put(gtap_magazine *m, uint32_t worker, const uint32_t *src, uint32_t n)
+{
+    uint32_t *stack = gtap_dev.pool_stack + (size_t)worker * gtap_dev.records_per_worker;
+    for (uint32_t i = 0; i < n; i++)
+        stack[m->stack_n++] = src[i];
+}
+
+/* Gives id back to its owner, another worker: push on the owner's list. Any thread. */
+GTAP_DEV void gtap_pool_free_remote(uint32_t id)
+{
+    uint32_t *head = &gtap_pool_worker_of(gtap_pool_owner(id))->remote_head;
+    uint32_t old = gtap_ld_relaxed_u32(head);
+    for (;;) {
+        *gtap_free_link(id) = old;
+        gtap_fence_acq_rel(); /* release: the link before the id becomes reachable */
+        uint32_t cur = atomicCAS(head, old, id + 1);
+        if (cur == old)
+            return;
+        old = cur;
+    }
+}
+
+/* Normal end of a launch, the owner's lane 0: every record is free again. */
+GTAP_DEV void gtap_pool_exit(uint32_t worker)
+{
+    gtap_pool_worker *pw = gtap_pool_worker_of(worker);
+    pw->fresh = 0;
+    pw->remote_head = 0;
+}
+
+/* Records of the worker's range handed out during this launch (statistics). */
+GTAP_DEV uint32_t gtap_pool_used(uint32_t worker)
+{
+    uint32_t f = gtap_ld_relaxed_u32(&gtap_pool_worker_of(worker)->fresh);
+    return f < gtap_dev.records_per_worker ? f : gtap_dev.records_per_worker;
 }
 
 /* Allocates one record id. Any thread of the worker, concurrently with other allocations
  * of the same worker but never with frees (the scheduler separates the two phases).
- * Returns GTAP_NO_TASK when the pool is exhausted; the caller raises the error. */
-GTAP_DEV uint32_t gtap_mag_alloc(gtap_magazine *m, unsigned long long *slow_count)
+ * Returns GTAP_NO_TASK when no record is free; the caller raises the error. */
+GTAP_DEV uint32_t gtap_mag_alloc(gtap_magazine *m, uint32_t worker, unsigned long long *slow_count)
 {
     int32_t i = atomicSub(&m->n, 1);
     if (i > 0)
         return m->ids[i - 1];
-    /* Slow path, serialized by the overflow lock; independent thread scheduling lets a
-     * lane that spins here make progress against the holder in the same warp. */
-    while (atomicCAS(&m->ovf_lock, 0, 1) != 0)
-        ;
-    __threadfence_block(); /* acquire the previous holder's writes to ovf_* */
-    uint32_t id = GTAP_NO_TASK;
-    if (m->ovf_n == 0)
-        m->ovf_n = (int32_t)gtap_pool_take_chunk(m->ovf_ids);
-    if (m->ovf_n > 0)
-        id = m->ovf_ids[--m->ovf_n];
-    (*slow_count)++;
-    __threadfence_block(); /* release ovf_* to the next holder */
-    atomicExch(&m->ovf_lock, 0);
-    return id;
+    /* Slow path: the magazine stays untouched (lanes of the fast path may still be reading
+     * slots they claimed); the overflow buffer is refilled only when nobody is between
+     * claiming one of its slots and reading it. Independent thread scheduling lets a lane
+     * that spins here make progress against the refilling lane of the same warp. */
+    atomicAdd(slow_count, 1ull);
+    for (;;) {
+        atomicAdd(&m->ovf_readers, 1);
+        int32_t j = atomicSub(&m->ovf_n, 1);
+        uint32_t id = j > 0 ? m->ovf_ids[j - 1] : GTAP_NO_TASK;
+        __threadfence_block(); /* our read of the slot is done before we count ourselves out */
+        atomicSub(&m->ovf_readers, 1);
+        if (j > 0)
+            return id;
+        if (atomicCAS(&m->ovf_lock, 0, 1) != 0) {
+            /* Another thread refills: wait without claiming, so that the readers drain. */
+            while (*(volatile int32_t *)&m->ovf_lock != 0)
+                ;
+            continue;
+        }
+        /* Refill: wait until no claimer of the old contents is still reading. */
+        while (*(volatile int32_t *)&m->ovf_readers != 0)
+            ;
+        __threadfence_block();
+        uint32_t got = 0;
+        if (*(volatile int32_t *)&m->ovf_n <= 0) {
+            got = gtap_pool_take(m, worker, m->ovf_ids, GTAP_OVF_IDS);
+            __threadfence_block(); /* the ids before the count that makes them claimable */
+            if (got)
+                atomicExch(&m->ovf_n, (int32_t)got);
+        } else {
+            got = 1; /* someone refilled between our claim and the lock */
+        }
+        atomicExch(&m->ovf_lock, 0);
+        if (got == 0)
+            return GTAP_NO_TASK; /* the whole pool is in use */
+    }
 }
 
-/* Between iterations (one thread, no concurrent use): moves leftover overflow ids into the
- * magazine, then refills it to GTAP_MAG_LOW and drains it to GTAP_MAG_HIGH. Returns 0 if the
- * pool could not supply GTAP_MAG_LOW ids (not an error by itself: allocation fails later
- * only if a task actually needs more). */
-GTAP_DEV void gtap_mag_balance(gtap_magazine *m, int low, int high)
+/* Between iterations (one thread, no concurrent use): moves overflow leftovers into the
+ * magazine, refills it to GTAP_MAG_LOW and drains it to GTAP_MAG_HIGH. */
+GTAP_DEV void gtap_mag_balance(gtap_magazine *m, uint32_t worker)
 {
     if (m->n < 0)
         m->n = 0; /* failed fast-path decrements of the last iteration */
+    if (m->ovf_n < 0)
+        m->ovf_n = 0;
     while (m->ovf_n > 0 && m->n < GTAP_MAG_CAPACITY)
         m->ids[m->n++] = m->ovf_ids[--m->ovf_n];
-    while (m->n < low) {
-        uint32_t got = gtap_pool_take_chunk(&m->ids[m->n]);
-        if (got == 0)
-            break;
-        m->n += (int32_t)got;
+    if (m->n < GTAP_MAG_LOW)
+        m->n += (int32_t)gtap_pool_take(m, worker, &m->ids[m->n], (uint32_t)(GTAP_MAG_LOW + 32 - m->n));
+    if (m->n > GTAP_MAG_HIGH) {
+        uint32_t k = (uint32_t)(m->n - (GTAP_MAG_HIGH > 32 ? GTAP_MAG_HIGH - 32 : 0));
+        m->n -= (int32_t)k;
+        gtap_pool_put(m, worker, &m->ids[m->n], k);
     }
-    while (m->n > high || (m->ovf_n > 0)) {
-        if (m->ovf_n > 0) { /* magazine full: return the overflow leftovers as one chunk */
-            gtap_pool_put_chunk(m->ovf_ids, (uint32_t)m->ovf_n);
-            m->ovf_n = 0;
-            continue;
-        }
-        m->n -= GTAP_CHUNK_IDS;
-        gtap_pool_put_chunk(&m->ids[m->n], GTAP_CHUNK_IDS);
+    if (m->ovf_n > 0) {
+        gtap_pool_put(m, worker, m->ovf_ids, (uint32_t)m->ovf_n);
+        m->ovf_n = 0;
     }
+}
+
+/* Frees id from the completion step: to the magazine when we own it (the caller guarantees
+ * room, see GTAP_MAG_HIGH), else to its owner. One thread at a time per magazine. */
+GTAP_DEV void gtap_mag_free_one(gtap_magazine *m, uint32_t worker, uint32_t id)
+{
+    if (gtap_pool_owner(id) == worker)
+        m->ids[m->n++] = id;
+    else
+        gtap_pool_free_remote(id);
 }
 
 #endif /* GTAP_POOL_CUH */

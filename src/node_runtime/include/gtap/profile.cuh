@@ -23,18 +23,20 @@ GTAP_DEV void gtap_profile_record(uint32_t worker, uint32_t *count, uint64_t t0,
     }
 }
 
+/* rec: nonzero on the one thread that records for the worker. */
 #define GTAP_PROFILE_DECL uint32_t gtap_prof_count = 0; uint64_t gtap_prof_t0 = 0
-#define GTAP_PROFILE_BEGIN do { if (lane == 0) gtap_prof_t0 = gtap_globaltimer(); } while (0)
-#define GTAP_PROFILE_END(tasks) \
-    do { if (lane == 0) gtap_profile_record(w, &gtap_prof_count, gtap_prof_t0, (tasks)); } while (0)
-#define GTAP_PROFILE_FLUSH do { if (lane == 0) gtap_dev.profile_count[w] = gtap_prof_count; } while (0)
+#define GTAP_PROFILE_BEGIN(rec) do { if (rec) gtap_prof_t0 = gtap_globaltimer(); } while (0)
+#define GTAP_PROFILE_END(rec, worker, tasks) \
+    do { if (rec) gtap_profile_record((worker), &gtap_prof_count, gtap_prof_t0, (tasks)); } while (0)
+#define GTAP_PROFILE_FLUSH(rec, worker) \
+    do { if (rec) gtap_dev.profile_count[(worker)] = gtap_prof_count; } while (0)
 
 #else
 
 #define GTAP_PROFILE_DECL do { } while (0)
-#define GTAP_PROFILE_BEGIN do { } while (0)
-#define GTAP_PROFILE_END(tasks) do { (void)(tasks); } while (0)
-#define GTAP_PROFILE_FLUSH do { } while (0)
+#define GTAP_PROFILE_BEGIN(rec) do { } while (0)
+#define GTAP_PROFILE_END(rec, worker, tasks) do { (void)(tasks); } while (0)
+#define GTAP_PROFILE_FLUSH(rec, worker) do { } while (0)
 
 #endif
 

@@ -18,6 +18,7 @@
 #define GTAP_SCHED_CUH
 
 #include "gtap/device.cuh"
+#include "gtap/pool.cuh"
 
 /* Idle back-off bounds (ns) between rounds of probing victims. */
 #ifndef GTAP_IDLE_SLEEP_MIN_NS
@@ -28,7 +29,7 @@
 #endif
 
 typedef struct gtap_stats_local {
-    unsigned long long batches, tasks, steals, steal_attempts, pool_slow;
+    unsigned long long batches, tasks, steals, steal_attempts, pool_slow, records_used;
 } gtap_stats_local;
 
 typedef struct gtap_sched_rng {
@@ -105,56 +106,44 @@ GTAP_DEV void gtap_sched_claim_failed(void)
     gtap_sched_go_idle_one();
 }
 
-/* Current run state, read with acquire so that a worker leaving on GTAP_RUN_DONE sees the
+/* Current run state. Idle workers poll it, so the common read is relaxed (no L1
+ * invalidation per poll); a worker that sees the run end acquires, so that it sees the
  * effects of every task (e.g. the root's result). One thread. */
 GTAP_DEV uint32_t gtap_sched_run_state(void)
 {
-    return gtap_ld_acquire_u32(&gtap_dev.ctl->terminate);
+    uint32_t s = gtap_ld_relaxed_u32(&gtap_dev.ctl->terminate);
+    if (s != GTAP_RUN)
+        gtap_fence_acq_rel(); /* pairs with the releasing store of the last idle worker */
+    return s;
 }
 
-/* Leaves the scheduler: on a normal end, clears this worker's share of the free-id ring
- * (every record is free now) and, for the last worker out, re-arms the runtime for the next
- * launch. After an abort the state stays as it is for the host to inspect and reset.
- * Called by all threads of a warp (thread mode) or by warp 0 of a block (block mode). */
+/* Leaves the scheduler: records the worker's statistics and, on a normal end, counts the
+ * worker out; the last worker out re-arms the runtime for the next launch (every record is
+ * free again, and each worker resets its own pool state when it starts). After an abort the
+ * state stays as it is for the host to inspect and reset. Called by all threads of a warp
+ * (thread mode) or by warp 0 of a block (block mode). */
 GTAP_DEV void gtap_sched_exit(uint32_t worker, uint32_t nworkers, uint32_t lane, const gtap_stats_local *st)
 {
     gtap_ctl *ctl = gtap_dev.ctl;
-    if (lane == 0) {
-        gtap_worker_stats *s = &gtap_dev.stats[worker];
-        s->batches = st->batches;
-        s->tasks = st->tasks;
-        s->steals = st->steals;
-        s->steal_attempts = st->steal_attempts;
-        s->pool_slow = st->pool_slow;
-    }
-    uint32_t state = 0;
-    if (lane == 0)
-        state = gtap_ld_acquire_u32(&ctl->terminate);
-    state = __shfl_sync(0xffffffffu, state, 0);
-    if (state != GTAP_RUN_DONE)
+    if (lane != 0)
         return;
-    gtap_pool_ctl *pc = gtap_dev.pool;
-    unsigned long long used = gtap_ld_relaxed_u64(&pc->tail);
-    if (used > gtap_dev.chunk_capacity)
-        used = gtap_dev.chunk_capacity;
-    for (unsigned long long i = (unsigned long long)worker * 32 + lane; i < used;
-         i += (unsigned long long)nworkers * 32)
-        gtap_dev.chunk_seq[i] = 0;
-    __syncwarp();
-    if (lane == 0) {
-        gtap_fence_acq_rel(); /* our clearing is done before we count ourselves out */
-        if (atomicAdd(&ctl->exited, 1) == (int)nworkers - 1) {
-            /* Last one out: nobody touches the pool or the counters any more. */
-            if (pc->bump > pc->peak)
-                pc->peak = pc->bump;
-            pc->bump = 0;
-            pc->head = 0;
-            pc->tail = 0;
-            ctl->exited = 0;
-            ctl->active = 1;
-            gtap_fence_acq_rel();
-            gtap_st_relaxed_u32(&ctl->terminate, GTAP_RUN);
-        }
+    gtap_worker_stats *s = &gtap_dev.stats[worker];
+    s->batches = st->batches;
+    s->tasks = st->tasks;
+    s->steals = st->steals;
+    s->steal_attempts = st->steal_attempts;
+    s->pool_slow = st->pool_slow;
+    s->records_used = st->records_used;
+    if (gtap_ld_acquire_u32(&ctl->terminate) != GTAP_RUN_DONE)
+        return;
+    gtap_pool_exit(worker);
+    gtap_fence_acq_rel(); /* the pool reset is done before we count ourselves out */
+    if (atomicAdd(&ctl->exited, 1) == (int)nworkers - 1) {
+        /* Last one out: nobody reads the counters of this launch any more. */
+        ctl->exited = 0;
+        ctl->active = 1;
+        gtap_fence_acq_rel();
+        gtap_st_relaxed_u32(&ctl->terminate, GTAP_RUN);
     }
 }
 

@@ -43,14 +43,14 @@ typedef struct gtap_config_t {
 
 /* Task-record header (taskwait builds). 24 bytes; the task data follows at data_offset. */
 typedef struct gtap_task_header {
+    uint32_t fn_state;     /* task function id (low 16 bits) | resumption state (high 16) */
     uint32_t parent;       /* parent task id, GTAP_NO_TASK for the root */
     int32_t pending;       /* join counter: children not yet finished */
-    uint32_t fn_state;     /* task function id (low 16 bits) | resumption state (high 16) */
     uint32_t cont_queue;   /* EPAQ queue the continuation is pushed to */
     uint64_t result_dst;   /* address receiving the return value; 0 = discarded */
 } gtap_task_header;
 
-/* Header of GTAP_ASSUME_NO_TASKWAIT builds: the function id only. */
+/* Header of GTAP_ASSUME_NO_TASKWAIT builds: the function id only (same offset). */
 typedef struct gtap_task_header_nt {
     uint32_t fn_state;
     uint32_t unused;
@@ -70,18 +70,13 @@ typedef struct gtap_deque {
 
 #define GTAP_DEQUE_LOCK (1ull << 32)
 
-/* Free-id pool control words, each on its own 128-byte line. */
-typedef struct gtap_pool_ctl {
-    unsigned long long bump;       /* next never-used record id */
-    unsigned long long peak;       /* largest bump of any launch since the last reset */
-    unsigned long long pad0[14];
-    unsigned long long head;       /* chunk ring: next position to take */
-    unsigned long long pad1[15];
-    unsigned long long tail;       /* chunk ring: next position to fill */
-    unsigned long long pad2[15];
-} gtap_pool_ctl;
-
-#define GTAP_CHUNK_IDS 32u
+/* Per-worker free-id pool words shared with other workers (pool.cuh), one 128-byte line
+ * per worker. All-zero is the state at the start of a launch. */
+typedef struct gtap_pool_worker {
+    uint32_t remote_head;  /* ids freed by other workers: list head, stored as id + 1 */
+    uint32_t fresh;        /* ids of the range handed out this launch (may overshoot) */
+    uint32_t pad[30];
+} gtap_pool_worker;
 
 /* Scheduler control words, each on its own 128-byte line. */
 typedef struct gtap_ctl {
@@ -119,8 +114,7 @@ enum gtap_error_code {
     GTAP_ERR_DIVERGENT_JOIN = 9,   /* block mode: taskwait not reached by every thread */
     GTAP_ERR_BAD_FUNCTION = 10,    /* value = function id */
     GTAP_ERR_NOT_INITIALIZED = 11, /* entry reached without a runtime */
-    GTAP_ERR_BLOCK_SIZE = 12,      /* value = launch block size, limit = GTAP_BLOCK_SIZE */
-    GTAP_ERR_CHUNK_RING = 13       /* free-id ring overflow (runtime bug) */
+    GTAP_ERR_BLOCK_SIZE = 12       /* value = launch block size, limit = GTAP_BLOCK_SIZE */
 };
 
 /* First error of a run; lives in mapped pinned host memory so that the host can read it
@@ -143,7 +137,8 @@ typedef struct gtap_worker_stats {
     unsigned long long steals;        /* successful steals */
     unsigned long long steal_attempts;/* claim attempts on a victim that looked non-empty */
     unsigned long long pool_slow;     /* allocations that took the slow path */
-    unsigned long long pad[3];
+    unsigned long long records_used;  /* distinct records the worker handed out */
+    unsigned long long pad[2];
 } gtap_worker_stats;
 
 /* Profiler interval: one scheduler iteration that ran tasks. */
@@ -164,18 +159,16 @@ typedef struct gtap_dev_state {
     uint32_t data_offset;          /* offset of the task data within a record */
     uint32_t data_capacity;        /* bytes of task data a record holds */
     uint32_t num_records;          /* pool records; the root uses record num_records */
+    uint32_t records_per_worker;   /* each worker owns ids [w * this, (w + 1) * this) */
     uint32_t max_child_tasks;
-    uint32_t chunk_capacity;       /* chunk ring slots */
     uint32_t profile_capacity;
     int32_t terminate_on_root;
     int32_t stress;
     unsigned char *records;        /* (num_records + 1) * record_stride */
     gtap_deque *deques;            /* [max_workers * num_queues] */
     uint32_t *rings;               /* [max_workers * num_queues * ring_capacity] */
-    gtap_pool_ctl *pool;
-    unsigned long long *chunk_seq; /* [chunk_capacity], stored relative to the slot index */
-    uint32_t *chunk_count;         /* [chunk_capacity] */
-    uint32_t *chunk_ids;           /* [chunk_capacity * GTAP_CHUNK_IDS] */
+    uint32_t *pool_stack;          /* [num_records]: each worker's private free stack */
+    gtap_pool_worker *pool_workers;/* [max_workers] */
     gtap_ctl *ctl;
     gtap_gq *gq;                   /* GQ ablation: [num_queues] */
     uint32_t *gq_ring;             /* GQ ablation: [num_queues * gq_capacity] */

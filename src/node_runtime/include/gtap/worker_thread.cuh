@@ -105,9 +105,9 @@ GTAP_API void *gtap_task_spawn(gtap_worker *w, gtap_task parent, unsigned fn, un
                    (int)w->warp, (int)gtap_lane_id(), (int)(w->fn_state & 0xffffu), __LINE__);
         return gtap_scratch_record;
     }
-    uint32_t id = gtap_mag_alloc(&sh->mag, &sh->pool_slow);
+    uint32_t id = gtap_mag_alloc(&sh->mag, w->warp, &sh->pool_slow);
     if (id == GTAP_NO_TASK) {
-        gtap_raise(GTAP_ERR_POOL_EXHAUSTED, gtap_dev.num_records, gtap_dev.num_records, (int)w->warp,
+        gtap_raise(GTAP_ERR_POOL_EXHAUSTED, gtap_dev.records_per_worker, gtap_dev.records_per_worker, (int)w->warp,
                    (int)gtap_lane_id(), (int)fn, __LINE__);
         return gtap_scratch_record;
     }
@@ -119,7 +119,7 @@ GTAP_API void *gtap_task_spawn(gtap_worker *w, gtap_task parent, unsigned fn, un
 #else
     /* Plain stores: the child is invisible to other warps until the publishing fence of
      * this iteration, and runs on this warp only after the next __syncwarp (R1). */
-    *(uint4 *)rec = make_uint4(parent, 0u, fn, 0u); /* parent, pending, fn_state, cont_queue */
+    *(uint4 *)rec = make_uint4(fn, parent, 0u, 0u); /* fn_state, parent, pending, cont_queue */
     ((gtap_task_header *)rec)->result_dst = (uint64_t)(uintptr_t)result_dst;
 #endif
     if (!gtap_thread_push_local(sh, w->warp, (uint32_t)queue, id))
@@ -203,8 +203,10 @@ GTAP_DEV void gtap_thread_complete(gtap_worker *wk, uint32_t id, uint32_t *free1
         int32_t old = gtap_atomic_add_acq_rel_i32(&ph->pending, -1);
         if (old == 1) {
             uint32_t pfs = ph->fn_state;
-            if ((pfs >> 16) == GTAP_STATE_ZOMBIE)
-                *free2 = parent;
+            if ((pfs >> 16) == GTAP_STATE_ZOMBIE) {
+                if (parent != gtap_root_id()) /* the root's record is reserved, never pooled */
+                    *free2 = parent;
+            }
             else
                 gtap_thread_push_local(wk->sh, wk->warp, ph->cont_queue, parent);
         }
@@ -214,9 +216,18 @@ GTAP_DEV void gtap_thread_complete(gtap_worker *wk, uint32_t id, uint32_t *free1
 #endif
 }
 
-/* Step 4, warp-synchronous: puts up to 64 freed ids into the magazine. */
-GTAP_DEV void gtap_thread_free_ids(gtap_warp_sh *sh, uint32_t lane, uint32_t f1, uint32_t f2)
+/* Step 4, warp-synchronous: frees up to 64 ids; ours go to the magazine, others' to their
+ * owners. */
+GTAP_DEV void gtap_thread_free_ids(gtap_warp_sh *sh, uint32_t w, uint32_t lane, uint32_t f1, uint32_t f2)
 {
+    if (f1 != GTAP_NO_TASK && gtap_pool_owner(f1) != w) {
+        gtap_pool_free_remote(f1);
+        f1 = GTAP_NO_TASK;
+    }
+    if (f2 != GTAP_NO_TASK && gtap_pool_owner(f2) != w) {
+        gtap_pool_free_remote(f2);
+        f2 = GTAP_NO_TASK;
+    }
     uint32_t m1 = __ballot_sync(GTAP_FULL_MASK, f1 != GTAP_NO_TASK);
     uint32_t m2 = __ballot_sync(GTAP_FULL_MASK, f2 != GTAP_NO_TASK);
     if ((m1 | m2) == 0)
@@ -372,9 +383,7 @@ static __device__ __noinline__ void gtap_thread_scheduler(void)
         return;
     if (lane == 0) {
         gtap_q_init(sh, w);
-        sh->mag.n = 0;
-        sh->mag.ovf_n = 0;
-        sh->mag.ovf_lock = 0;
+        gtap_pool_init(&sh->mag, w);
         sh->pool_slow = 0;
     }
     __syncwarp();
@@ -404,9 +413,9 @@ static __device__ __noinline__ void gtap_thread_scheduler(void)
             active = 1;
         }
         if (lane == 0)
-            gtap_mag_balance(&sh->mag, GTAP_MAG_LOW, GTAP_MAG_HIGH);
+            gtap_mag_balance(&sh->mag, w);
         __syncwarp();
-        GTAP_PROFILE_BEGIN;
+        GTAP_PROFILE_BEGIN(lane == 0);
 
         /* Step 3: run one segment per lane. */
         gtap_worker wk;
@@ -428,7 +437,7 @@ static __device__ __noinline__ void gtap_thread_scheduler(void)
         uint32_t f1 = GTAP_NO_TASK, f2 = GTAP_NO_TASK;
         if (lane < ntask && !wk.suspended)
             gtap_thread_complete(&wk, my_task, &f1, &f2);
-        gtap_thread_free_ids(sh, lane, f1, f2);
+        gtap_thread_free_ids(sh, w, lane, f1, f2);
         __syncwarp();
 
         /* Step 5: keep and publish. */
@@ -437,17 +446,20 @@ static __device__ __noinline__ void gtap_thread_scheduler(void)
         st.tasks += executed;
         my_task = GTAP_NO_TASK;
         ntask = gtap_thread_publish(sh, w, lane, &cur, &my_task);
-        GTAP_PROFILE_END(executed);
+        GTAP_PROFILE_END(lane == 0, w, executed);
 
-        uint32_t stop = 0;
-        if (lane == 0)
-            stop = gtap_ld_relaxed_u32(&ctl->terminate) == GTAP_RUN_ABORT;
-        if (__shfl_sync(GTAP_FULL_MASK, stop, 0))
-            break;
+        if ((st.batches & 15) == 0) { /* an abort is rare: poll it every 16 iterations */
+            uint32_t stop = 0;
+            if (lane == 0)
+                stop = gtap_ld_relaxed_u32(&ctl->terminate) == GTAP_RUN_ABORT;
+            if (__shfl_sync(GTAP_FULL_MASK, stop, 0))
+                break;
+        }
     }
     st.pool_slow = sh->pool_slow;
+    st.records_used = gtap_pool_used(w);
     gtap_sched_exit(w, nworkers, lane, &st);
-    GTAP_PROFILE_FLUSH;
+    GTAP_PROFILE_FLUSH(lane == 0, w);
 }
 
 /* ---- #pragma gtap entry ------------------------------------------------------------------- */

@@ -1,0 +1,532 @@
+/* gtap/worker_block.cuh - block-level workers: a whole thread block runs one task at a time
+ * (paper section 4.3.1). Implements the generated-code interface (gtap_gen.h) and the
+ * persistent loop.
+ *
+ * One iteration of a block:
+ *   1. thread 0 picks the next task: the parent that the last task made resumable, or the
+ *      child it kept, or the newest entry of the block's Chase-Lev deque; with none, warp 0
+ *      goes idle and steals (probing 32 victims at once);
+ *   2. all threads run one segment; any thread may spawn; taskwait is collective;
+ *   3. thread 0 completes the task (join protocol as in thread mode) and publishes the
+ *      children, keeping the newest one to run next when no parent became resumable.
+ * Spawns (step 2) and frees (step 3) of record ids never overlap.
+ */
+#ifndef GTAP_WORKER_BLOCK_CUH
+#define GTAP_WORKER_BLOCK_CUH
+
+#include "gtap/deque_cl.cuh"
+#include "gtap/device.cuh"
+#include "gtap/pool.cuh"
+#include "gtap/profile.cuh"
+#include "gtap/sched.cuh"
+
+#if defined(GTAP_SCHED_CHASELEV)
+#error "GTAP_SCHED_CHASELEV is a thread-level ablation; block-level workers always use Chase-Lev"
+#endif
+
+#define GTAP_FULL_MASK 0xffffffffu
+
+typedef struct gtap_block_sh {
+    uint32_t task;          /* task of this iteration, GTAP_NO_TASK when none */
+    uint32_t fn_state;      /* its header word */
+    uint32_t next;          /* task to run next without a queue round trip */
+    uint32_t acquire;       /* the task came from another block: fence before running it */
+    uint32_t bottom;        /* owner copy of the deque's bottom */
+    uint32_t top_cache;     /* a recent value of the deque's top */
+    int32_t spawned;        /* children written at [bottom, bottom + spawned) this segment */
+    uint32_t suspended;     /* the segment ended in a join */
+    uint32_t stop;          /* leave the loop */
+    int32_t join_arrivals;  /* threads that reached the current taskwait */
+    uint32_t pad[2];
+    gtap_magazine mag;
+    unsigned long long pool_slow;
+} gtap_block_sh;
+
+struct gtap_worker {
+    gtap_block_sh *sh;
+    uint32_t block;
+    uint32_t fn_state;
+};
+
+#define GTAP_LANES (GTAP_BLOCK_SIZE)
+#define GTAP_LANE (threadIdx.x)
+
+GTAP_DEV gtap_deque *gtap_block_deque(uint32_t b)
+{
+    return &gtap_dev.deques[b];
+}
+
+GTAP_DEV uint32_t *gtap_block_ring(uint32_t b)
+{
+    return gtap_dev.rings + (size_t)b * gtap_dev.ring_capacity;
+}
+
+/* ---- The block's queue: Chase-Lev (default) or the global queue (ablation) ------------- *
+ * Thread 0 only. New entries are written at ring positions [bottom, bottom + spawned). */
+#if defined(GTAP_SCHED_GLOBAL_QUEUE)
+#define GTAP_BQ_POP_ACQUIRES 1 /* pops take other blocks' tasks */
+
+GTAP_DEV void gtap_bq_init(gtap_block_sh *sh, uint32_t b)
+{
+    (void)b;
+    sh->bottom = 0; /* the block's ring is only a staging area */
+    sh->top_cache = 0;
+}
+
+GTAP_DEV int gtap_bq_pop(gtap_block_sh *sh, uint32_t b, uint32_t *id)
+{
+    (void)sh; (void)b;
+    gtap_gq *g = &gtap_dev.gq[0];
+    for (;;) {
+        unsigned long long h = gtap_ld_relaxed_u64(&g->head);
+        unsigned long long c = gtap_ld_acquire_u64(&g->commit);
+        if (c <= h)
+            return 0;
+        if (gtap_atomic_cas_relaxed_u64((uint64_t *)&g->head, h, h + 1) == h) {
+            *id = gtap_ld_relaxed_u32(&gtap_dev.gq_ring[h & gtap_dev.gq_mask]);
+            return 1;
+        }
+    }
+}
+
+GTAP_DEV uint32_t gtap_bq_probe(uint32_t victim)
+{
+    (void)victim;
+    gtap_gq *g = &gtap_dev.gq[0];
+    unsigned long long h = gtap_ld_relaxed_u64(&g->head), c = gtap_ld_relaxed_u64(&g->commit);
+    return c > h ? (uint32_t)(c - h) : 0u;
+}
+
+GTAP_DEV int gtap_bq_steal1(uint32_t victim, uint32_t *id)
+{
+    (void)victim;
+    gtap_block_sh dummy;
+    return gtap_bq_pop(&dummy, 0, id);
+}
+
+/* Copies the entries at [0, n) of the block's staging ring into the global queue. The
+ * caller's fence released them; the in-order commit releases the copies. */
+GTAP_DEV void gtap_bq_publish(gtap_block_sh *sh, uint32_t b, uint32_t n)
+{
+    (void)sh;
+    gtap_gq *g = &gtap_dev.gq[0];
+    const uint32_t *staging = gtap_block_ring(b);
+    unsigned long long r = atomicAdd(&g->reserve, (unsigned long long)n);
+    if (r + n - gtap_ld_relaxed_u64(&g->head) > (unsigned long long)gtap_dev.gq_mask + 1) {
+        gtap_raise(GTAP_ERR_DEQUE_FULL, (long long)(r + n - gtap_ld_relaxed_u64(&g->head)),
+                   (long long)gtap_dev.gq_mask + 1, (int)b, 0, -1, __LINE__);
+        return;
+    }
+    for (uint32_t j = 0; j < n; j++)
+        gtap_dev.gq_ring[(r + j) & gtap_dev.gq_mask] = staging[j];
+    gtap_fence_acq_rel();
+    while (gtap_ld_acquire_u64(&g->commit) != r)
+        if (gtap_aborting())
+            return;
+    gtap_st_release_u64(&g->commit, r + n);
+}
+#else
+#define GTAP_BQ_POP_ACQUIRES 0 /* pops take the block's own entries */
+
+GTAP_DEV void gtap_bq_init(gtap_block_sh *sh, uint32_t b)
+{
+    gtap_deque *d = gtap_block_deque(b);
+    sh->bottom = gtap_ld_relaxed_u32(&d->bottom);
+    sh->top_cache = gtap_ld_relaxed_u32(&d->head);
+}
+
+GTAP_DEV int gtap_bq_pop(gtap_block_sh *sh, uint32_t b, uint32_t *id)
+{
+    return gtap_cl_pop1(gtap_block_deque(b), gtap_block_ring(b), gtap_dev.ring_mask, &sh->bottom, id);
+}
+
+GTAP_DEV uint32_t gtap_bq_probe(uint32_t victim)
+{
+    return gtap_cl_size(gtap_block_deque(victim));
+}
+
+GTAP_DEV int gtap_bq_steal1(uint32_t victim, uint32_t *id)
+{
+    return gtap_cl_steal1(gtap_block_deque(victim), gtap_block_ring(victim), gtap_dev.ring_mask, id);
+}
+
+/* The caller's fence released the entries and their records. */
+GTAP_DEV void gtap_bq_publish(gtap_block_sh *sh, uint32_t b, uint32_t n)
+{
+    gtap_cl_publish(gtap_block_deque(b), sh->bottom, n);
+    sh->bottom += n;
+}
+#endif
+
+/* ---- The generated-code interface ------------------------------------------------------- */
+
+GTAP_API void *gtap_task_data(gtap_worker *w, gtap_task t)
+{
+    (void)w;
+    return gtap_record_data(t);
+}
+
+GTAP_API int gtap_task_state(gtap_worker *w, gtap_task t)
+{
+    (void)t;
+    return (int)(w->fn_state >> 16);
+}
+
+GTAP_API void *gtap_task_spawn(gtap_worker *w, gtap_task parent, unsigned fn, unsigned data_size,
+                               int queue, void *result_dst)
+{
+    gtap_block_sh *sh = w->sh;
+    (void)queue; /* EPAQ is a thread-level feature */
+    if (data_size > gtap_dev.data_capacity) {
+        gtap_raise(GTAP_ERR_DATA_TOO_LARGE, data_size, gtap_dev.data_capacity, (int)w->block,
+                   (int)threadIdx.x, (int)fn, __LINE__);
+        return gtap_scratch_record;
+    }
+    uint32_t id = gtap_mag_alloc(&sh->mag, w->block, &sh->pool_slow);
+    if (id == GTAP_NO_TASK) {
+        gtap_raise(GTAP_ERR_POOL_EXHAUSTED, gtap_dev.records_per_worker, gtap_dev.records_per_worker, (int)w->block,
+                   (int)threadIdx.x, (int)fn, __LINE__);
+        return gtap_scratch_record;
+    }
+    unsigned char *rec = gtap_record(id);
+#if defined(GTAP_ASSUME_NO_TASKWAIT)
+    (void)parent;
+    (void)result_dst;
+    ((gtap_task_header_nt *)rec)->fn_state = fn;
+#else
+    /* Invisible to other blocks until the publishing fence at the end of the iteration. */
+    *(uint4 *)rec = make_uint4(fn, parent, 0u, 0u); /* fn_state, parent, pending, cont_queue */
+    ((gtap_task_header *)rec)->result_dst = (uint64_t)(uintptr_t)result_dst;
+#endif
+    uint32_t off = (uint32_t)atomicAdd(&sh->spawned, 1);
+    if (off >= gtap_dev.max_child_tasks) {
+        gtap_raise(GTAP_ERR_TOO_MANY_CHILDREN, (long long)off + 1, gtap_dev.max_child_tasks, (int)w->block,
+                   (int)threadIdx.x, (int)(w->fn_state & 0xffffu), __LINE__);
+        return gtap_scratch_record;
+    }
+    uint32_t pos = sh->bottom + off;
+    if (pos - sh->top_cache >= gtap_dev.ring_capacity) {
+        uint32_t t = gtap_ld_acquire_u32(&gtap_block_deque(w->block)->head);
+        sh->top_cache = t; /* racing threads all store valid lower bounds of top */
+        if (pos - t >= gtap_dev.ring_capacity) {
+            gtap_raise(GTAP_ERR_DEQUE_FULL, (long long)(pos - t + 1), gtap_dev.ring_capacity, (int)w->block,
+                       (int)threadIdx.x, (int)fn, __LINE__);
+            return gtap_scratch_record;
+        }
+    }
+    gtap_block_ring(w->block)[pos & gtap_dev.ring_mask] = id;
+    return rec + gtap_dev.data_offset;
+}
+
+GTAP_API int gtap_task_join(gtap_worker *w, gtap_task t, int resume_state, int queue)
+{
+    gtap_block_sh *sh = w->sh;
+    (void)queue;
+    atomicAdd(&sh->join_arrivals, 1);
+    __syncthreads(); /* every thread's spawns of this segment are counted */
+    int32_t n = sh->spawned;
+    int32_t arrived = sh->join_arrivals;
+    __syncthreads(); /* everyone read n before anyone spawns again */
+    if (threadIdx.x == 0)
+        sh->join_arrivals = 0;
+    if (arrived != (int32_t)blockDim.x) {
+        if (threadIdx.x == 0)
+            gtap_raise(GTAP_ERR_DIVERGENT_JOIN, arrived, blockDim.x, (int)w->block, 0,
+                       (int)(w->fn_state & 0xffffu), __LINE__);
+        return 1;
+    }
+#if defined(GTAP_ASSUME_NO_TASKWAIT)
+    (void)t; (void)resume_state;
+    if (threadIdx.x == 0 && n >= 0)
+        gtap_raise(GTAP_ERR_TASKWAIT_NO_JOIN, 0, 0, (int)w->block, 0, (int)(w->fn_state & 0xffffu), __LINE__);
+    return 1;
+#else
+    if (n == 0)
+        return 0; /* R3 */
+    if (threadIdx.x == 0) {
+        gtap_task_header *h = gtap_header(t);
+        h->fn_state = (w->fn_state & 0xffffu) | ((uint32_t)resume_state << 16);
+        /* Published with the children by the iteration's fence (step 3). */
+        gtap_st_relaxed_u32(&h->pending, (uint32_t)n);
+        sh->suspended = 1;
+    }
+    return 1;
+#endif
+}
+
+GTAP_API void gtap_task_return(gtap_worker *w, gtap_task t, const void *value, unsigned size)
+{
+    (void)w;
+#if defined(GTAP_ASSUME_NO_TASKWAIT)
+    (void)t; (void)value; (void)size;
+#else
+    if (threadIdx.x != 0)
+        return; /* the task's result is thread 0's return value */
+    void *dst = (void *)(uintptr_t)gtap_header(t)->result_dst;
+    if (dst) {
+        for (unsigned i = 0; i < size; i++) /* rare and small: bytewise keeps any alignment safe */
+            ((unsigned char *)dst)[i] = ((const unsigned char *)value)[i];
+    }
+#endif
+}
+
+GTAP_API void gtap_task_bad_state(gtap_worker *w, gtap_task t)
+{
+    (void)t;
+    if (threadIdx.x == 0)
+        gtap_raise(GTAP_ERR_BAD_STATE, (long long)(w->fn_state >> 16), 0, (int)w->block, 0,
+                   (int)(w->fn_state & 0xffffu), __LINE__);
+}
+
+/* ---- Scheduler steps (thread 0 or warp 0) ----------------------------------------------- */
+
+/* Step 3, thread 0: completes a task whose segment returned without a join. */
+GTAP_DEV void gtap_block_complete(gtap_block_sh *sh, uint32_t b, uint32_t id)
+{
+#if defined(GTAP_ASSUME_NO_TASKWAIT)
+    if (id != gtap_root_id())
+        gtap_mag_free_one(&sh->mag, b, id);
+#else
+    gtap_task_header *h = gtap_header(id);
+    int zombie = 0;
+    if (sh->spawned > 0) {
+        zombie = 1; /* detached children keep the record alive (R4) */
+        h->fn_state = (sh->fn_state & 0xffffu) | ((uint32_t)GTAP_STATE_ZOMBIE << 16);
+        gtap_st_relaxed_u32(&h->pending, (uint32_t)sh->spawned);
+    }
+    uint32_t parent = h->parent;
+    if (parent != GTAP_NO_TASK) {
+        gtap_task_header *ph = gtap_header(parent);
+        /* Release our result; acquire the siblings' (see worker_thread.cuh). */
+        if (gtap_atomic_add_acq_rel_i32(&ph->pending, -1) == 1) {
+            if ((ph->fn_state >> 16) == GTAP_STATE_ZOMBIE) {
+                if (parent != gtap_root_id()) /* the root's record is reserved, never pooled */
+                    gtap_mag_free_one(&sh->mag, b, parent);
+            } else {
+                sh->next = parent; /* resume it on this block right away */
+                sh->acquire = 1;   /* its data was written by other blocks */
+            }
+        }
+    }
+    if (!zombie && id != gtap_root_id())
+        gtap_mag_free_one(&sh->mag, b, id);
+#endif
+}
+
+/* Step 3, thread 0: publishes this iteration's children; keeps the newest as the next task
+ * when nothing else is due. */
+GTAP_DEV void gtap_block_publish(gtap_block_sh *sh, uint32_t b)
+{
+    uint32_t n = (uint32_t)sh->spawned;
+    sh->spawned = 0;
+    if (n == 0)
+        return;
+    uint32_t keep = (sh->next == GTAP_NO_TASK) ? 1u : 0u;
+#if defined(GTAP_STRESS)
+    keep = 0; /* thieves and pops see every entry */
+#endif
+    if (keep) {
+        sh->next = gtap_block_ring(b)[(sh->bottom + n - 1) & gtap_dev.ring_mask];
+        sh->acquire = 0;
+    }
+    if (n > keep)
+        gtap_bq_publish(sh, b, n - keep);
+}
+
+/* Step 1 idle path, warp 0: steal one task. Returns it, or GTAP_NO_TASK when the run ended. */
+GTAP_DEV uint32_t gtap_block_steal(uint32_t b, uint32_t nblocks, uint32_t lane, gtap_sched_rng *rng,
+                                   gtap_stats_local *st)
+{
+    uint32_t sleep_ns = GTAP_IDLE_SLEEP_MIN_NS;
+    for (;;) {
+        uint32_t state = 0;
+        if (lane == 0)
+            state = gtap_sched_run_state();
+        if (__shfl_sync(GTAP_FULL_MASK, state, 0) != GTAP_RUN)
+            return GTAP_NO_TASK;
+        uint32_t victim = b, c = 0;
+        if (nblocks > 1) {
+            victim = gtap_sched_rand(rng) % (nblocks - 1);
+            victim += victim >= b;
+            c = gtap_bq_probe(victim);
+        }
+        uint32_t best = __reduce_max_sync(GTAP_FULL_MASK, c);
+        if (best == 0) {
+            __nanosleep(sleep_ns);
+            sleep_ns = sleep_ns * 2 < GTAP_IDLE_SLEEP_MAX_NS ? sleep_ns * 2 : GTAP_IDLE_SLEEP_MAX_NS;
+            continue;
+        }
+        uint32_t leader = __ffs(__ballot_sync(GTAP_FULL_MASK, c == best)) - 1;
+        victim = __shfl_sync(GTAP_FULL_MASK, victim, leader);
+        uint32_t got = GTAP_NO_TASK;
+        if (lane == 0) {
+            gtap_sched_announce_claim();
+            st->steal_attempts++;
+            uint32_t x;
+            if (gtap_bq_steal1(victim, &x)) {
+                got = x;
+                st->steals++;
+            } else {
+                gtap_sched_claim_failed();
+            }
+        }
+        got = __shfl_sync(GTAP_FULL_MASK, got, 0);
+        if (got != GTAP_NO_TASK)
+            return got;
+    }
+}
+
+/* ---- The persistent loop ---------------------------------------------------------------- */
+
+static __device__ __noinline__ void gtap_block_scheduler(void)
+{
+    __shared__ gtap_block_sh sh_storage;
+    gtap_block_sh *sh = &sh_storage;
+    const uint32_t b = blockIdx.x, nblocks = gridDim.x;
+    const uint32_t tid = threadIdx.x, lane = tid & 31;
+    if (gtap_sched_launch_check(nblocks, 1, blockDim.x, b, tid))
+        return;
+    if (tid == 0) {
+        gtap_bq_init(sh, b);
+        sh->spawned = 0;
+        sh->suspended = 0;
+        sh->join_arrivals = 0;
+        gtap_pool_init(&sh->mag, b);
+        sh->pool_slow = 0;
+        sh->next = (b == 0) ? gtap_root_id() : GTAP_NO_TASK; /* ctl->active counts block 0 */
+        sh->acquire = 0;
+        sh->stop = 0;
+    }
+    __syncthreads();
+
+    gtap_sched_rng rng = gtap_sched_rng_init(b, lane);
+    gtap_stats_local st = {};
+    GTAP_PROFILE_DECL;
+    uint32_t active = (b == 0);
+
+    for (;;) {
+        /* Step 1: pick a task. */
+        if (tid == 0) {
+            uint32_t t = sh->next;
+            sh->next = GTAP_NO_TASK;
+            if (t == GTAP_NO_TASK) {
+                uint32_t x;
+                if (gtap_bq_pop(sh, b, &x)) {
+                    t = x;
+                    sh->acquire = GTAP_BQ_POP_ACQUIRES;
+                }
+            }
+            sh->task = t;
+        }
+        __syncthreads();
+        if (sh->task == GTAP_NO_TASK) {
+            if (tid < 32) {
+                if (active)
+                    gtap_sched_go_idle(lane);
+                uint32_t t = gtap_block_steal(b, nblocks, lane, &rng, &st);
+                if (lane == 0) {
+                    sh->task = t;
+                    sh->acquire = 1;
+                    sh->stop = (t == GTAP_NO_TASK);
+                }
+            }
+            __syncthreads();
+            if (sh->stop)
+                break;
+            active = 1;
+        }
+        if (sh->acquire)
+            gtap_fence_acq_rel(); /* the task's records were written by other blocks */
+        if (tid == 0) {
+            sh->fn_state = gtap_header(sh->task)->fn_state;
+            gtap_mag_balance(&sh->mag, b);
+            sh->suspended = 0;
+        }
+        __syncthreads();
+        GTAP_PROFILE_BEGIN(tid == 0);
+
+        /* Step 2: all threads run the segment. */
+        gtap_worker wk;
+        wk.sh = sh;
+        wk.block = b;
+        wk.fn_state = sh->fn_state;
+        gtapgen_dispatch(&wk, wk.fn_state & 0xffffu, sh->task);
+        /* Release: every thread's stores to child records and ring slots, before thread 0
+         * publishes them or completes the task. */
+        gtap_fence_acq_rel();
+        __syncthreads();
+
+        /* Step 3: complete and publish (thread 0). */
+        if (tid == 0) {
+            if (sh->mag.n < 0)
+                sh->mag.n = 0;
+            if (!sh->suspended)
+                gtap_block_complete(sh, b, sh->task);
+            gtap_block_publish(sh, b);
+            st.batches++;
+            st.tasks++;
+            sh->stop = gtap_ld_relaxed_u32(&gtap_dev.ctl->terminate) == GTAP_RUN_ABORT;
+        }
+        GTAP_PROFILE_END(tid == 0, b, 1u);
+        __syncthreads();
+        if (sh->stop)
+            break;
+    }
+    if (tid < 32) {
+        st.pool_slow = sh->pool_slow;
+        st.records_used = gtap_pool_used(b);
+        gtap_sched_exit(b, nblocks, lane, &st);
+        GTAP_PROFILE_FLUSH(lane == 0, b);
+    }
+}
+
+/* ---- #pragma gtap entry ------------------------------------------------------------------- */
+
+GTAP_DEV int gtap_entry_is_master(void)
+{
+    return blockIdx.x == 0 && threadIdx.x == 0;
+}
+
+GTAP_API void *gtap_entry_begin(unsigned fn, unsigned data_size, unsigned result_size)
+{
+    if (!gtap_entry_is_master())
+        return NULL;
+    if (gtap_dev.records == NULL) {
+        printf("gtap: error: #pragma gtap entry reached before gtap_initialize() succeeded\n");
+        __trap();
+    }
+    if (fn >= 0xffffu || data_size > gtap_dev.data_capacity || result_size > 256) {
+        gtap_raise(GTAP_ERR_DATA_TOO_LARGE, data_size, gtap_dev.data_capacity, 0, 0, (int)fn, __LINE__);
+        return gtap_scratch_record;
+    }
+    unsigned char *rec = gtap_record(gtap_root_id());
+#if defined(GTAP_ASSUME_NO_TASKWAIT)
+    ((gtap_task_header_nt *)rec)->fn_state = fn;
+#else
+    gtap_task_header *h = (gtap_task_header *)rec;
+    h->parent = GTAP_NO_TASK;
+    h->pending = 0;
+    h->fn_state = fn;
+    h->cont_queue = 0;
+    h->result_dst = result_size ? (uint64_t)(uintptr_t)gtap_dev.root_result : 0;
+#endif
+    return rec + gtap_dev.data_offset;
+}
+
+GTAP_API void gtap_entry_run(void)
+{
+    __syncthreads(); /* the master's root arguments are written before block 0 runs it */
+    gtap_block_scheduler();
+}
+
+GTAP_API const void *gtap_entry_result(void)
+{
+    if (!gtap_entry_is_master())
+        return NULL;
+    if (gtap_ld_acquire_u32(&gtap_dev.ctl->terminate) == GTAP_RUN_ABORT ||
+        gtap_ld_relaxed_u32(&gtap_dev.ctl->error_claim) != 0)
+        return NULL;
+    return gtap_dev.root_result;
+}
+
+#endif /* GTAP_WORKER_BLOCK_CUH */
