@@ -116,6 +116,9 @@ static int bench(int n, int reps)
         HC_CHECK(got == (int)f0, "fib(%d) = %d, expected %lld", n, got, f0);
         printf("run %d n %d kernel_ms %.4f wall_ms %.4f\n", r, n, kms, wms);
     }
+#if defined(GTAP_ENABLE_PROFILING)
+    gtap_visualize_profile(getenv("HC_PROFILE_NAME") ? getenv("HC_PROFILE_NAME") : "hc_fib");
+#endif
     HC_CHECK(hc_finish() == 0, "finalize failed");
     return 0;
 }

@@ -127,6 +127,9 @@ static int bench(int n, int reps, int cutoff)
         HC_CHECK(got == oeis_a000170[n], "n=%d: %llu solutions, expected %llu", n, got, oeis_a000170[n]);
         printf("run %d n %d kernel_ms %.4f wall_ms %.4f\n", r, n, kms, wms);
     }
+#if defined(GTAP_ENABLE_PROFILING)
+    gtap_visualize_profile(getenv("HC_PROFILE_NAME") ? getenv("HC_PROFILE_NAME") : "hc_nqueens");
+#endif
     HC_CHECK(hc_finish() == 0, "finalize failed");
     return 0;
 }

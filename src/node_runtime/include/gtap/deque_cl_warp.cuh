@@ -9,6 +9,9 @@
 #include "gtap/deque_cl.cuh"
 #include "gtap/worker_shared.cuh"
 
+/* Thieves announce themselves on the active counter before claiming (sched.cuh). */
+#define GTAP_Q_CLAIM_COVERED 0
+
 GTAP_DEV gtap_deque *gtap_deque_of(uint32_t worker, uint32_t q)
 {
     return &gtap_dev.deques[worker * (uint32_t)gtap_dev.num_queues + q];
@@ -27,15 +30,30 @@ GTAP_DEV void gtap_q_init(gtap_warp_sh *sh, uint32_t w)
         sh->head_cache[q] = gtap_ld_relaxed_u32(&d->head);
         sh->spawned[q] = 0;
     }
+    sh->refresh = 0;
 }
 
 GTAP_DEV int gtap_q_room(gtap_warp_sh *sh, uint32_t w, uint32_t q, uint32_t pos)
 {
     if (pos - sh->head_cache[q] < gtap_dev.ring_capacity)
         return 1;
-    uint32_t t = gtap_ld_acquire_u32(&gtap_deque_of(w, q)->head);
-    sh->head_cache[q] = t;
-    return pos - t < gtap_dev.ring_capacity;
+    atomicOr(&sh->refresh, 1u); /* ask lane 0 to refresh the cache between iterations */
+    return pos - gtap_ld_acquire_u32(&gtap_deque_of(w, q)->head) < gtap_dev.ring_capacity;
+}
+
+/* Between iterations, lane 0: refreshes the cached steal ends if a spawn found them stale. */
+GTAP_DEV void gtap_q_refresh(gtap_warp_sh *sh, uint32_t w)
+{
+    if (!sh->refresh)
+        return;
+    sh->refresh = 0;
+    for (int q = 0; q < gtap_dev.num_queues; q++)
+        sh->head_cache[q] = gtap_ld_relaxed_u32(&gtap_deque_of(w, q)->head);
+}
+
+GTAP_DEV void gtap_q_quiesce(uint32_t w)
+{
+    (void)w;
 }
 
 GTAP_DEV uint32_t gtap_q_pop_warp(gtap_warp_sh *sh, uint32_t w, uint32_t q, uint32_t want,

@@ -18,6 +18,11 @@
 
 #include "gtap/worker_shared.cuh"
 
+/* A successful steal makes the thief active before it releases the victim's lock, and a
+ * victim waits for that lock before it goes idle (gtap_q_quiesce), so claims need no
+ * announcement on the global active counter (docs/termination.md). */
+#define GTAP_Q_CLAIM_COVERED 1
+
 GTAP_DEV gtap_deque *gtap_deque_of(uint32_t worker, uint32_t q)
 {
     return &gtap_dev.deques[worker * (uint32_t)gtap_dev.num_queues + q];
@@ -37,18 +42,39 @@ GTAP_DEV void gtap_q_init(gtap_warp_sh *sh, uint32_t w)
         sh->head_cache[q] = h;
         sh->spawned[q] = 0;
     }
+    sh->refresh = 0;
 }
 
-/* May the owner write ring position pos of queue q? Any lane. A stale head_cache is a lower
- * bound of head, so the check is conservative; on failure reload head with acquire, which
- * pairs with the releasing unlock of the last thief: its reads of the slots are done. */
+/* May the owner write ring position pos of queue q? Any lane. head_cache (refreshed by lane
+ * 0 between iterations) is a lower bound of head, so the check is conservative; on failure
+ * the lane reloads head with acquire, which pairs with the releasing unlock of the last
+ * thief: its reads of the slots are done. */
 GTAP_DEV int gtap_q_room(gtap_warp_sh *sh, uint32_t w, uint32_t q, uint32_t pos)
 {
     if (pos - sh->head_cache[q] < gtap_dev.ring_capacity)
         return 1;
-    uint32_t h = gtap_ld_acquire_u32(&gtap_deque_of(w, q)->head);
-    sh->head_cache[q] = h; /* lanes may race here; any value they write is a valid lower bound */
-    return pos - h < gtap_dev.ring_capacity;
+    atomicOr(&sh->refresh, 1u); /* ask lane 0 to refresh the cache between iterations */
+    return pos - gtap_ld_acquire_u32(&gtap_deque_of(w, q)->head) < gtap_dev.ring_capacity;
+}
+
+/* Between iterations, lane 0: refreshes the cached steal ends if a spawn found them stale. */
+GTAP_DEV void gtap_q_refresh(gtap_warp_sh *sh, uint32_t w)
+{
+    if (!sh->refresh)
+        return;
+    sh->refresh = 0;
+    for (int q = 0; q < gtap_dev.num_queues; q++)
+        sh->head_cache[q] = gtap_ld_relaxed_u32(&gtap_deque_of(w, q)->head);
+}
+
+/* Before the owner goes idle, lane 0: waits until no thief is between its claim and its
+ * unlock on any of the warp's queues. Acquire: such a thief's increment of the active
+ * counter is then ordered before our decrement. */
+GTAP_DEV void gtap_q_quiesce(uint32_t w)
+{
+    for (int q = 0; q < gtap_dev.num_queues; q++)
+        while (gtap_ld_acquire_u64(&gtap_deque_of(w, q)->meta) & GTAP_DEQUE_LOCK)
+            ;
 }
 
 /* Claims up to want (<= 32 - base) of the newest published entries of the warp's own queue
@@ -124,6 +150,9 @@ GTAP_DEV uint32_t gtap_q_steal_warp(gtap_warp_sh *sh, uint32_t victim, uint32_t 
         *id = gtap_ld_relaxed_u32(&gtap_ring_of(victim, q)[(h + (lane - base)) & gtap_dev.ring_mask]);
     __syncwarp(); /* every lane has read its slot before head moves past it */
     if (lane == 0) {
+        /* We hold tasks now: count ourselves active before the victim can see its deque
+         * unlocked and go idle (the release below orders this increment first). */
+        gtap_atomic_add_relaxed_i32(&gtap_dev.ctl->active, 1);
         gtap_st_relaxed_u32(&d->head, h + k);
         /* Release: the head update and our slot reads happen before the next thief or the
          * owner's capacity check (acquire) sees the lock free / the new head. */

@@ -13,6 +13,9 @@
 
 #include "gtap/worker_shared.cuh"
 
+/* Thieves announce themselves on the active counter before claiming (sched.cuh). */
+#define GTAP_Q_CLAIM_COVERED 0
+
 GTAP_DEV uint32_t *gtap_ring_of(uint32_t worker, uint32_t q)
 {
     return gtap_dev.rings + (size_t)(worker * (uint32_t)gtap_dev.num_queues + q) * gtap_dev.ring_capacity;
@@ -26,12 +29,24 @@ GTAP_DEV void gtap_q_init(gtap_warp_sh *sh, uint32_t w)
         sh->head_cache[q] = 0;
         sh->spawned[q] = 0;
     }
+    sh->refresh = 0;
 }
 
 GTAP_DEV int gtap_q_room(gtap_warp_sh *sh, uint32_t w, uint32_t q, uint32_t pos)
 {
     (void)sh; (void)w; (void)q;
     return pos < gtap_dev.ring_capacity; /* staging holds one iteration's spawns */
+}
+
+GTAP_DEV void gtap_q_refresh(gtap_warp_sh *sh, uint32_t w)
+{
+    (void)sh;
+    (void)w;
+}
+
+GTAP_DEV void gtap_q_quiesce(uint32_t w)
+{
+    (void)w;
 }
 
 GTAP_DEV uint32_t gtap_q_pop_warp(gtap_warp_sh *sh, uint32_t w, uint32_t q, uint32_t want,

@@ -55,6 +55,18 @@ GTAP_DEV uint32_t gtap_sched_rand(gtap_sched_rng *r)
     return x;
 }
 
+/* Picks the lane whose probed victim to claim from: a random one among those that saw at
+ * least half the best count, so that idle warps spread over the non-empty victims instead of
+ * all racing for the fullest one. Warp-collective; c is this lane's probe result. */
+GTAP_DEV uint32_t gtap_sched_pick_victim_lane(uint32_t c, uint32_t best, gtap_sched_rng *rng)
+{
+    uint32_t good = __ballot_sync(0xffffffffu, c > 0 && c >= (best + 1) / 2);
+    uint32_t r = __shfl_sync(0xffffffffu, gtap_sched_rand(rng), 0) % (uint32_t)__popc(good);
+    for (uint32_t i = 0; i < r; i++)
+        good &= good - 1; /* drop the lowest r set bits */
+    return (uint32_t)(__ffs(good) - 1);
+}
+
 /* Checks the launch against the sizes gtap_initialize() allocated, and that no earlier
  * error is pending. Returns nonzero if the calling thread must leave at once (then every
  * thread of the grid leaves). */

@@ -37,7 +37,8 @@ typedef struct gtap_block_sh {
     uint32_t suspended;     /* the segment ended in a join */
     uint32_t stop;          /* leave the loop */
     int32_t join_arrivals;  /* threads that reached the current taskwait */
-    uint32_t pad[2];
+    uint32_t refresh;       /* a spawn found top_cache stale */
+    uint32_t pad;
     gtap_magazine mag;
     unsigned long long pool_slow;
 } gtap_block_sh;
@@ -71,6 +72,12 @@ GTAP_DEV void gtap_bq_init(gtap_block_sh *sh, uint32_t b)
     (void)b;
     sh->bottom = 0; /* the block's ring is only a staging area */
     sh->top_cache = 0;
+}
+
+GTAP_DEV void gtap_bq_refresh(gtap_block_sh *sh, uint32_t b)
+{
+    (void)sh;
+    (void)b;
 }
 
 GTAP_DEV int gtap_bq_pop(gtap_block_sh *sh, uint32_t b, uint32_t *id)
@@ -133,6 +140,14 @@ GTAP_DEV void gtap_bq_init(gtap_block_sh *sh, uint32_t b)
     gtap_deque *d = gtap_block_deque(b);
     sh->bottom = gtap_ld_relaxed_u32(&d->bottom);
     sh->top_cache = gtap_ld_relaxed_u32(&d->head);
+}
+
+GTAP_DEV void gtap_bq_refresh(gtap_block_sh *sh, uint32_t b)
+{
+    if (!sh->refresh)
+        return;
+    sh->refresh = 0;
+    sh->top_cache = gtap_ld_relaxed_u32(&gtap_block_deque(b)->head);
 }
 
 GTAP_DEV int gtap_bq_pop(gtap_block_sh *sh, uint32_t b, uint32_t *id)
@@ -206,8 +221,8 @@ GTAP_API void *gtap_task_spawn(gtap_worker *w, gtap_task parent, unsigned fn, un
     }
     uint32_t pos = sh->bottom + off;
     if (pos - sh->top_cache >= gtap_dev.ring_capacity) {
+        atomicOr(&sh->refresh, 1u); /* thread 0 refreshes top_cache between iterations */
         uint32_t t = gtap_ld_acquire_u32(&gtap_block_deque(w->block)->head);
-        sh->top_cache = t; /* racing threads all store valid lower bounds of top */
         if (pos - t >= gtap_dev.ring_capacity) {
             gtap_raise(GTAP_ERR_DEQUE_FULL, (long long)(pos - t + 1), gtap_dev.ring_capacity, (int)w->block,
                        (int)threadIdx.x, (int)fn, __LINE__);
@@ -356,7 +371,7 @@ GTAP_DEV uint32_t gtap_block_steal(uint32_t b, uint32_t nblocks, uint32_t lane, 
             sleep_ns = sleep_ns * 2 < GTAP_IDLE_SLEEP_MAX_NS ? sleep_ns * 2 : GTAP_IDLE_SLEEP_MAX_NS;
             continue;
         }
-        uint32_t leader = __ffs(__ballot_sync(GTAP_FULL_MASK, c == best)) - 1;
+        uint32_t leader = gtap_sched_pick_victim_lane(c, best, rng);
         victim = __shfl_sync(GTAP_FULL_MASK, victim, leader);
         uint32_t got = GTAP_NO_TASK;
         if (lane == 0) {
@@ -391,6 +406,7 @@ static __device__ __noinline__ void gtap_block_scheduler(void)
         sh->spawned = 0;
         sh->suspended = 0;
         sh->join_arrivals = 0;
+        sh->refresh = 0;
         gtap_pool_init(&sh->mag, b);
         sh->pool_slow = 0;
         sh->next = (b == 0) ? gtap_root_id() : GTAP_NO_TASK; /* ctl->active counts block 0 */
@@ -420,6 +436,7 @@ static __device__ __noinline__ void gtap_block_scheduler(void)
         }
         __syncthreads();
         if (sh->task == GTAP_NO_TASK) {
+            __syncthreads(); /* every thread has tested sh->task before warp 0 rewrites it */
             if (tid < 32) {
                 if (active)
                     gtap_sched_go_idle(lane);
@@ -440,6 +457,7 @@ static __device__ __noinline__ void gtap_block_scheduler(void)
         if (tid == 0) {
             sh->fn_state = gtap_header(sh->task)->fn_state;
             gtap_mag_balance(&sh->mag, b);
+            gtap_bq_refresh(sh, b);
             sh->suspended = 0;
         }
         __syncthreads();

@@ -334,11 +334,12 @@ GTAP_DEV uint32_t gtap_thread_steal(gtap_warp_sh *sh, uint32_t w, uint32_t nwork
             sleep_ns = sleep_ns * 2 < GTAP_IDLE_SLEEP_MAX_NS ? sleep_ns * 2 : GTAP_IDLE_SLEEP_MAX_NS;
             continue;
         }
-        uint32_t leader = __ffs(__ballot_sync(GTAP_FULL_MASK, c == best)) - 1;
+        uint32_t leader = gtap_sched_pick_victim_lane(c, best, rng);
         victim = __shfl_sync(GTAP_FULL_MASK, victim, leader);
         q = __shfl_sync(GTAP_FULL_MASK, q, leader);
         if (lane == 0) {
-            gtap_sched_announce_claim();
+            if (!GTAP_Q_CLAIM_COVERED)
+                gtap_sched_announce_claim();
             st->steal_attempts++;
         }
         uint32_t k = gtap_q_steal_warp(sh, victim, q, 32, 0, lane, my_task);
@@ -348,7 +349,7 @@ GTAP_DEV uint32_t gtap_thread_steal(gtap_warp_sh *sh, uint32_t w, uint32_t nwork
             *cur = q;
             return k;
         }
-        if (lane == 0)
+        if (lane == 0 && !GTAP_Q_CLAIM_COVERED)
             gtap_sched_claim_failed();
     }
 }
@@ -404,6 +405,8 @@ static __device__ __noinline__ void gtap_thread_scheduler(void)
             ntask = gtap_thread_fill(sh, w, lane, ntask, cur, &cur, &my_task);
         if (ntask == 0) {
             if (active) {
+                if (lane == 0)
+                    gtap_q_quiesce(w);
                 gtap_sched_go_idle(lane);
                 active = 0;
             }
@@ -412,8 +415,10 @@ static __device__ __noinline__ void gtap_thread_scheduler(void)
                 break; /* terminated or aborting */
             active = 1;
         }
-        if (lane == 0)
+        if (lane == 0) {
             gtap_mag_balance(&sh->mag, w);
+            gtap_q_refresh(sh, w);
+        }
         __syncwarp();
         GTAP_PROFILE_BEGIN(lane == 0);
 
