@@ -135,8 +135,9 @@ def main():
         f.write("- command: `python3 bench/node_bench.py --build %s --out %s --reps %d`\n" % (a.build, a.out, a.reps))
         f.write("- kernel time: CUDA events around one launch (initialization excluded, as the paper); "
                 "median of %d launches after one warm-up launch, each point a separate process\n" % a.reps)
-        f.write("- programs: tests/handcomp (written as gtapcc translates them); default configuration "
-                "(grid = resident blocks, GTAP_BLOCK_SIZE 256 thread / 64 block)\n\n")
+        f.write("- programs: tests/handcomp (written as gtapcc translates them); default configuration: "
+                "thread mode GTAP_BLOCK_SIZE 256 with 16 warps per SM, block mode GTAP_BLOCK_SIZE 64 with "
+                "as many blocks as are resident; GTAP_MAX_TASKS_PER_WARP 8192 / PER_BLOCK 16384\n\n")
         f.write("| benchmark | size | ours (ms) | paper GH200 (ms) | upstream H200 (ms) | ours / best | "
                 "init (ms) | device MiB | records used | tasks/iteration |\n")
         f.write("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n")

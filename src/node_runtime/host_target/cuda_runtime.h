@@ -100,6 +100,27 @@ static inline cudaError_t cudaPeekAtLastError(void) { return gtap_host_sync_stat
 static inline cudaError_t cudaSetDevice(int d) { return d == 0 ? cudaSuccess : cudaErrorInvalidValue; }
 static inline cudaError_t cudaGetDevice(int *d) { *d = 0; return cudaSuccess; }
 static inline cudaError_t cudaGetDeviceCount(int *n) { *n = 1; return cudaSuccess; }
+
+/* The "device" of the host target: one CPU thread. */
+struct cudaDeviceProp {
+    char name[256];
+    size_t totalGlobalMem, sharedMemPerBlock;
+    int multiProcessorCount, maxThreadsPerBlock, maxThreadsPerMultiProcessor, warpSize;
+    int major, minor, clockRate;
+};
+typedef struct cudaDeviceProp cudaDeviceProp;
+static inline cudaError_t cudaGetDeviceProperties(cudaDeviceProp *p, int dev)
+{
+    if (dev != 0)
+        return cudaErrorInvalidValue;
+    memset(p, 0, sizeof *p);
+    strcpy(p->name, "CPU (gtap host target, reference executor)");
+    p->multiProcessorCount = 1;
+    p->maxThreadsPerBlock = 1;
+    p->maxThreadsPerMultiProcessor = 1;
+    p->warpSize = 32;
+    return cudaSuccess;
+}
 static inline cudaError_t cudaDeviceSynchronize(void) { return gtap_host_sync_status(); }
 static inline cudaError_t cudaDeviceReset(void) { return cudaSuccess; }
 static inline cudaError_t cudaStreamSynchronize(cudaStream_t s) { (void)s; return gtap_host_sync_status(); }

@@ -27,8 +27,15 @@ static __global__ void gtap_occupancy_probe_kernel(void)
 #endif
 }
 
+/* Thread mode's default number of warps per SM. More resident warps than this add idle
+ * probing traffic without hiding more latency in our measurements (bench/NOTES.md). */
+#ifndef GTAP_DEFAULT_WARPS_PER_SM
+#define GTAP_DEFAULT_WARPS_PER_SM 16
+#endif
+
 /* Default for GTAP_GRID_SIZE when the program does not define it (see gtap/config.h):
- * env GTAP_GRID_SIZE, else as many blocks as can be resident at once on the device. */
+ * env GTAP_GRID_SIZE, else as many blocks as can be resident at once on the device (thread
+ * mode: at most GTAP_DEFAULT_WARPS_PER_SM warps per SM). */
 static inline int gtap_default_grid_size(void)
 {
     long long env = gtap_host_env_ll("GTAP_GRID_SIZE", 0);
@@ -39,8 +46,14 @@ static inline int gtap_default_grid_size(void)
         cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev) == cudaSuccess &&
         cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, gtap_occupancy_probe_kernel, GTAP_BLOCK_SIZE, 0) ==
             cudaSuccess &&
-        per_sm > 0)
+        per_sm > 0) {
+#if defined(GTAP_WORKER_IS_THREAD)
+        int cap = (GTAP_DEFAULT_WARPS_PER_SM * 32 + (GTAP_BLOCK_SIZE) - 1) / (GTAP_BLOCK_SIZE);
+        if (per_sm > cap)
+            per_sm = cap;
+#endif
         return per_sm * sms;
+    }
     (void)cudaGetLastError();
     return gtap_host_default_grid_size(GTAP_BLOCK_SIZE);
 }

@@ -25,7 +25,14 @@
 #define GTAP_IDLE_SLEEP_MIN_NS 64
 #endif
 #ifndef GTAP_IDLE_SLEEP_MAX_NS
-#define GTAP_IDLE_SLEEP_MAX_NS 2048
+#define GTAP_IDLE_SLEEP_MAX_NS 4096
+#endif
+
+/* Lanes of an idle warp that each probe one random victim per round. Every probe is an L2
+ * load; with thousands of idle warps, 32 probes a round measurably slowed the busy ones
+ * (bench/NOTES.md). */
+#ifndef GTAP_PROBE_LANES
+#define GTAP_PROBE_LANES 8
 #endif
 
 typedef struct gtap_stats_local {
@@ -65,6 +72,22 @@ GTAP_DEV uint32_t gtap_sched_pick_victim_lane(uint32_t c, uint32_t best, gtap_sc
     for (uint32_t i = 0; i < r; i++)
         good &= good - 1; /* drop the lowest r set bits */
     return (uint32_t)(__ffs(good) - 1);
+}
+
+/* The victim lane `lane` of worker `self` probes this round: lanes 0-2 probe the worker's
+ * neighbours in a virtual binary tree of workers (parent, two children), the others random
+ * workers. At start-up only the master has work; through the tree it reaches every worker
+ * in about log2(workers) rounds, while each worker is probed by at most three neighbours
+ * (no hot spot). Random probes balance the rest of the run. */
+GTAP_DEV uint32_t gtap_sched_probe_victim(uint32_t self, uint32_t nworkers, uint32_t lane, gtap_sched_rng *rng)
+{
+    uint32_t v;
+    if (lane == 0 && self > 0)
+        return (self - 1) / 2;
+    if ((lane == 1 || lane == 2) && (v = 2 * self + lane) < nworkers)
+        return v;
+    v = gtap_sched_rand(rng) % (nworkers - 1);
+    return v + (v >= self);
 }
 
 /* Checks the launch against the sizes gtap_initialize() allocated, and that no earlier

@@ -360,9 +360,8 @@ GTAP_DEV uint32_t gtap_block_steal(uint32_t b, uint32_t nblocks, uint32_t lane, 
         if (__shfl_sync(GTAP_FULL_MASK, state, 0) != GTAP_RUN)
             return GTAP_NO_TASK;
         uint32_t victim = b, c = 0;
-        if (nblocks > 1) {
-            victim = gtap_sched_rand(rng) % (nblocks - 1);
-            victim += victim >= b;
+        if (nblocks > 1 && lane < GTAP_PROBE_LANES) {
+            victim = gtap_sched_probe_victim(b, nblocks, lane, rng);
             c = gtap_bq_probe(victim);
         }
         uint32_t best = __reduce_max_sync(GTAP_FULL_MASK, c);

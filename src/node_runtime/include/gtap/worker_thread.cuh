@@ -322,9 +322,8 @@ GTAP_DEV uint32_t gtap_thread_steal(gtap_warp_sh *sh, uint32_t w, uint32_t nwork
         if (__shfl_sync(GTAP_FULL_MASK, state, 0) != GTAP_RUN)
             return 0;
         uint32_t victim = w, q = 0, c = 0;
-        if (nworkers > 1) {
-            victim = gtap_sched_rand(rng) % (nworkers - 1);
-            victim += victim >= w; /* never ourselves */
+        if (nworkers > 1 && lane < GTAP_PROBE_LANES) {
+            victim = gtap_sched_probe_victim(w, nworkers, lane, rng);
             q = nq > 1 ? gtap_sched_rand(rng) % nq : 0;
             c = gtap_q_probe(victim, q);
         }
