@@ -26,13 +26,14 @@
 
 #include "gtap/device.cuh"
 
-#define GTAP_MAG_CAPACITY 256
+#define GTAP_MAG_CAPACITY 512
+#define GTAP_MAG_FREE_ROOM 64 /* ids one completion step may free (two per lane) */
 #if defined(GTAP_STRESS)
-#define GTAP_MAG_LOW 1
-#define GTAP_MAG_HIGH 8
+#define GTAP_MAG_MIN 1        /* tiny targets: spawns take the slow path */
+#define GTAP_MAG_MAX_TARGET 8
 #else
-#define GTAP_MAG_LOW 64   /* refill below this before an iteration */
-#define GTAP_MAG_HIGH 192 /* drain above this; CAPACITY - HIGH = 64 frees per iteration */
+#define GTAP_MAG_MIN 64       /* the refill target never drops below this */
+#define GTAP_MAG_MAX_TARGET (GTAP_MAG_CAPACITY - GTAP_MAG_FREE_ROOM)
 #endif
 #define GTAP_OVF_IDS 64
 
@@ -44,7 +45,7 @@ typedef struct gtap_magazine {
     uint32_t stack_n;        /* ids on the owner's private stack in global memory */
     uint32_t remote;         /* list of remotely freed ids taken but not yet used (id + 1) */
     uint32_t borrow_from;    /* the next worker to try to borrow fresh ids from */
-    uint32_t pad;
+    uint32_t demand;         /* allocations of the last iteration: sets the refill target */
     uint32_t ids[GTAP_MAG_CAPACITY];
     uint32_t ovf_ids[GTAP_OVF_IDS];
 } gtap_magazine;
@@ -76,21 +77,30 @@ GTAP_DEV void gtap_pool_init(gtap_magazine *m, uint32_t worker)
     m->stack_n = 0;
     m->remote = 0;
     m->borrow_from = worker + 1;
+    m->demand = 0;
 }
 
-/* Up to max fresh ids of `owner` into dst (one atomic on the owner's counter). */
-GTAP_DEV uint32_t gtap_pool_take_fresh(uint32_t owner, uint32_t *dst, uint32_t max)
+/* Reserves up to max fresh ids of `owner` (one atomic on its counter): they are
+ * owner * per + *base + [0, n). Returns n. */
+GTAP_DEV uint32_t gtap_pool_reserve_fresh(uint32_t owner, uint32_t max, uint32_t *base)
 {
     const uint32_t per = gtap_dev.records_per_worker;
     gtap_pool_worker *pw = gtap_pool_worker_of(owner);
-    if (gtap_ld_relaxed_u32(&pw->fresh) >= per)
+    if (max == 0 || gtap_ld_relaxed_u32(&pw->fresh) >= per)
         return 0;
     uint32_t b = atomicAdd(&pw->fresh, max);
     if (b >= per)
         return 0;
-    uint32_t n = per - b < max ? per - b : max;
+    *base = b;
+    return per - b < max ? per - b : max;
+}
+
+/* Up to max fresh ids of `owner` into dst. One thread. */
+GTAP_DEV uint32_t gtap_pool_take_fresh(uint32_t owner, uint32_t *dst, uint32_t max)
+{
+    uint32_t b = 0, n = gtap_pool_reserve_fresh(owner, max, &b);
     for (uint32_t i = 0; i < n; i++)
-        dst[i] = owner * per + b + i;
+        dst[i] = owner * gtap_dev.records_per_worker + b + i;
     return n;
 }
 
@@ -214,27 +224,82 @@ GTAP_DEV uint32_t gtap_mag_alloc(gtap_magazine *m, uint32_t worker, unsigned lon
     }
 }
 
-/* Between iterations (one thread, no concurrent use): moves overflow leftovers into the
- * magazine, refills it to GTAP_MAG_LOW and drains it to GTAP_MAG_HIGH. */
-GTAP_DEV void gtap_mag_balance(gtap_magazine *m, uint32_t worker)
+/* Between iterations, all 32 lanes of one warp (the worker's warp in thread mode, warp 0 in
+ * block mode), nothing else using the magazine: normalizes the counters, then tops the
+ * magazine up to the last iteration's demand plus a batch (GTAP_MAG_MIN at least, at most
+ * what leaves room for the frees of the next completion step), or drains it to the private
+ * stack when it holds more than that. The lanes copy between magazine and stack together, so
+ * a fan-out of hundreds of spawns costs a few coalesced copies instead of hundreds of
+ * slow-path allocations (bench/NOTES.md, step 7). */
+GTAP_DEV void gtap_mag_balance_warp(gtap_magazine *m, uint32_t worker, uint32_t lane)
 {
-    if (m->n < 0)
-        m->n = 0; /* failed fast-path decrements of the last iteration */
-    if (m->ovf_n < 0)
-        m->ovf_n = 0;
-    while (m->ovf_n > 0 && m->n < GTAP_MAG_CAPACITY)
-        m->ids[m->n++] = m->ovf_ids[--m->ovf_n];
-    if (m->n < GTAP_MAG_LOW)
-        m->n += (int32_t)gtap_pool_take(m, worker, &m->ids[m->n], (uint32_t)(GTAP_MAG_LOW + 32 - m->n));
-    if (m->n > GTAP_MAG_HIGH) {
-        uint32_t k = (uint32_t)(m->n - (GTAP_MAG_HIGH > 32 ? GTAP_MAG_HIGH - 32 : 0));
-        m->n -= (int32_t)k;
-        gtap_pool_put(m, worker, &m->ids[m->n], k);
+    const uint32_t per = gtap_dev.records_per_worker;
+    uint32_t *stack = gtap_dev.pool_stack + (size_t)worker * per;
+    if (lane == 0) {
+        if (m->n < 0)
+            m->n = 0; /* failed fast-path decrements of the last iteration */
+        if (m->ovf_n < 0)
+            m->ovf_n = 0;
+        while (m->ovf_n > 0 && m->n < GTAP_MAG_CAPACITY)
+            m->ids[m->n++] = m->ovf_ids[--m->ovf_n];
+        if (m->ovf_n > 0) {
+            gtap_pool_put(m, worker, m->ovf_ids, (uint32_t)m->ovf_n);
+            m->ovf_n = 0;
+        }
     }
-    if (m->ovf_n > 0) {
-        gtap_pool_put(m, worker, m->ovf_ids, (uint32_t)m->ovf_n);
-        m->ovf_n = 0;
+    __syncwarp();
+    uint32_t n = (uint32_t)m->n;
+    uint32_t target = m->demand + 32;
+    target = target < GTAP_MAG_MIN ? GTAP_MAG_MIN : target;
+    target = target > GTAP_MAG_MAX_TARGET ? GTAP_MAG_MAX_TARGET : target;
+    if (n < target) {
+        uint32_t need = target - n, sn = m->stack_n;
+        uint32_t k = need < sn ? need : sn;
+        for (uint32_t j = lane; j < k; j += 32)
+            m->ids[n + j] = stack[sn - 1 - j];
+        n += k;
+        need -= k;
+        __syncwarp();
+        if (lane == 0)
+            m->stack_n = sn - k;
+        if (need > 0) {
+            uint32_t b = 0, got = 0;
+            if (lane == 0)
+                got = gtap_pool_reserve_fresh(worker, need, &b);
+            got = __shfl_sync(0xffffffffu, got, 0);
+            b = __shfl_sync(0xffffffffu, b, 0);
+            for (uint32_t j = lane; j < got; j += 32)
+                m->ids[n + j] = worker * per + b + j;
+            n += got;
+            need -= got;
+        }
+        __syncwarp();
+        if (lane == 0) {
+            if (need > 0) /* remote frees, then borrowing: rare, one lane */
+                n += gtap_pool_take(m, worker, &m->ids[n], need);
+            m->n = (int32_t)n;
+        }
+    } else if (n > GTAP_MAG_MAX_TARGET) {
+        uint32_t k = n - target, sn = m->stack_n;
+        for (uint32_t j = lane; j < k; j += 32)
+            stack[sn + j] = m->ids[target + j];
+        __syncwarp();
+        if (lane == 0) {
+            m->stack_n = sn + k;
+            m->n = (int32_t)target;
+        }
     }
+    __syncwarp();
+}
+
+/* After an iteration's segments ran (before the completion step), one thread: the number of
+ * allocations they made, remembered as next iteration's demand. n_before is the magazine's
+ * count after balancing; failed fast-path attempts made it negative, so it counts the
+ * slow-path allocations too. */
+GTAP_DEV void gtap_mag_note_demand(gtap_magazine *m, int32_t n_before)
+{
+    int32_t d = n_before - m->n;
+    m->demand = d > 0 ? (uint32_t)d : 0u;
 }
 
 /* Frees id from the completion step: to the magazine when we own it (the caller guarantees

@@ -38,6 +38,7 @@ typedef struct gtap_block_sh {
     uint32_t stop;          /* leave the loop */
     int32_t join_arrivals;  /* threads that reached the current taskwait */
     uint32_t refresh;       /* a spawn found top_cache stale */
+    int32_t mag_before;     /* magazine count when the segment started */
     uint32_t pad;
     gtap_magazine mag;
     unsigned long long pool_slow;
@@ -453,11 +454,13 @@ static __device__ __noinline__ void gtap_block_scheduler(void)
         }
         if (sh->acquire)
             gtap_fence_acq_rel(); /* the task's records were written by other blocks */
+        if (tid < 32)
+            gtap_mag_balance_warp(&sh->mag, b, lane);
         if (tid == 0) {
             sh->fn_state = gtap_header(sh->task)->fn_state;
-            gtap_mag_balance(&sh->mag, b);
             gtap_bq_refresh(sh, b);
             sh->suspended = 0;
+            sh->mag_before = sh->mag.n;
         }
         __syncthreads();
         GTAP_PROFILE_BEGIN(tid == 0);
@@ -475,6 +478,7 @@ static __device__ __noinline__ void gtap_block_scheduler(void)
 
         /* Step 3: complete and publish (thread 0). */
         if (tid == 0) {
+            gtap_mag_note_demand(&sh->mag, sh->mag_before);
             if (sh->mag.n < 0)
                 sh->mag.n = 0;
             if (!sh->suspended)

@@ -414,10 +414,10 @@ static __device__ __noinline__ void gtap_thread_scheduler(void)
                 break; /* terminated or aborting */
             active = 1;
         }
-        if (lane == 0) {
-            gtap_mag_balance(&sh->mag, w);
+        gtap_mag_balance_warp(&sh->mag, w, lane);
+        if (lane == 0)
             gtap_q_refresh(sh, w);
-        }
+        const int32_t mag_before = sh->mag.n; /* read by every lane; only lane 0 uses it */
         __syncwarp();
         GTAP_PROFILE_BEGIN(lane == 0);
 
@@ -435,8 +435,11 @@ static __device__ __noinline__ void gtap_thread_scheduler(void)
         __syncwarp(); /* every segment returned: children may now be completed or kept */
 
         /* Step 4: completion. */
-        if (lane == 0 && sh->mag.n < 0)
-            sh->mag.n = 0; /* failed fast-path allocations of step 3 */
+        if (lane == 0) {
+            gtap_mag_note_demand(&sh->mag, mag_before);
+            if (sh->mag.n < 0)
+                sh->mag.n = 0; /* failed fast-path allocations of step 3 */
+        }
         __syncwarp();
         uint32_t f1 = GTAP_NO_TASK, f2 = GTAP_NO_TASK;
         if (lane < ntask && !wk.suspended)
