@@ -233,10 +233,14 @@ static inline cudaError_t gtap_launch(void (*kernel)(KernelArgs...), Args &&...a
     }
 #if defined(GTAP_WORKER_IS_THREAD)
     gtap_host_launch_geometry(&grid, &block, &smem, sizeof(gtap_warp_sh), GTAP_BLOCK_SIZE);
-    if (smem > 48 * 1024) {
+    if (smem > 0) {
+        /* The kernel's static shared memory counts against the same 48 KiB default limit. */
         cudaError_t e = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem);
-        if (e != cudaSuccess)
+        if (e != cudaSuccess) {
+            fprintf(stderr, "gtap: error: block size %d needs %zu bytes of dynamic shared memory: %s\n",
+                    block, smem, cudaGetErrorString(e));
             return e;
+        }
     }
 #else
     gtap_host_launch_geometry(&grid, &block, &smem, 0, GTAP_BLOCK_SIZE);

@@ -26,13 +26,17 @@
 
 #include "gtap/device.cuh"
 
-#define GTAP_MAG_CAPACITY 512
+#if defined(GTAP_WORKER_IS_BLOCK)
+#define GTAP_MAG_CAPACITY 128 /* a block frees at most two ids and spawns a few per iteration */
+#else
+#define GTAP_MAG_CAPACITY 512 /* a warp may spawn hundreds of children per iteration */
+#endif
 #define GTAP_MAG_FREE_ROOM 64 /* ids one completion step may free (two per lane) */
 #if defined(GTAP_STRESS)
 #define GTAP_MAG_MIN 1        /* tiny targets: spawns take the slow path */
 #define GTAP_MAG_MAX_TARGET 8
 #else
-#define GTAP_MAG_MIN 64       /* the refill target never drops below this */
+#define GTAP_MAG_MIN 32       /* the refill target never drops below this */
 #define GTAP_MAG_MAX_TARGET (GTAP_MAG_CAPACITY - GTAP_MAG_FREE_ROOM)
 #endif
 #define GTAP_OVF_IDS 64
@@ -67,6 +71,13 @@ GTAP_DEV gtap_pool_worker *gtap_pool_worker_of(uint32_t worker)
     return &gtap_dev.pool_workers[worker];
 }
 
+/* The next iteration's demand is unknown (start, or stolen work): fill the magazine fully,
+ * which costs a few coalesced copies, rather than risk hundreds of slow-path allocations. */
+GTAP_DEV void gtap_mag_expect_unknown(gtap_magazine *m)
+{
+    m->demand = GTAP_MAG_CAPACITY;
+}
+
 /* Kernel start, one thread: the worker's private stack starts empty (every record is free). */
 GTAP_DEV void gtap_pool_init(gtap_magazine *m, uint32_t worker)
 {
@@ -77,7 +88,8 @@ GTAP_DEV void gtap_pool_init(gtap_magazine *m, uint32_t worker)
     m->stack_n = 0;
     m->remote = 0;
     m->borrow_from = worker + 1;
-    m->demand = 0;
+    m->demand = 0; /* (not gtap_mag_expect_unknown: measured to cost the block kernel 8 registers;
+                    * a worker's first work comes from a steal, which sets it, or is the root) */
 }
 
 /* Reserves up to max fresh ids of `owner` (one atomic on its counter): they are
@@ -200,14 +212,16 @@ GTAP_DEV uint32_t gtap_mag_alloc(gtap_magazine *m, uint32_t worker, unsigned lon
         if (j > 0)
             return id;
         if (atomicCAS(&m->ovf_lock, 0, 1) != 0) {
-            /* Another thread refills: wait without claiming, so that the readers drain. */
+            /* Another thread refills: wait without claiming, so that the readers drain. The
+             * sleep yields issue slots to the refilling lane, which may share our warp
+             * (without it the refill was starved for hundreds of microseconds). */
             while (*(volatile int32_t *)&m->ovf_lock != 0)
-                ;
+                __nanosleep(32);
             continue;
         }
         /* Refill: wait until no claimer of the old contents is still reading. */
         while (*(volatile int32_t *)&m->ovf_readers != 0)
-            ;
+            __nanosleep(32);
         __threadfence_block();
         uint32_t got = 0;
         if (*(volatile int32_t *)&m->ovf_n <= 0) {
@@ -290,6 +304,32 @@ GTAP_DEV void gtap_mag_balance_warp(gtap_magazine *m, uint32_t worker, uint32_t 
         }
     }
     __syncwarp();
+}
+
+/* The same for block mode, by one thread: a block allocates only a few ids per iteration
+ * (its magazine is small), so the lanes of a warp are not needed. */
+GTAP_DEV void gtap_mag_balance_one(gtap_magazine *m, uint32_t worker)
+{
+    if (m->n < 0)
+        m->n = 0;
+    if (m->ovf_n < 0)
+        m->ovf_n = 0;
+    while (m->ovf_n > 0 && m->n < GTAP_MAG_CAPACITY)
+        m->ids[m->n++] = m->ovf_ids[--m->ovf_n];
+    if (m->ovf_n > 0) {
+        gtap_pool_put(m, worker, m->ovf_ids, (uint32_t)m->ovf_n);
+        m->ovf_n = 0;
+    }
+    uint32_t target = m->demand + 32;
+    target = target < GTAP_MAG_MIN ? GTAP_MAG_MIN : target;
+    target = target > GTAP_MAG_MAX_TARGET ? GTAP_MAG_MAX_TARGET : target;
+    if ((uint32_t)m->n < target)
+        m->n += (int32_t)gtap_pool_take(m, worker, &m->ids[m->n], target - (uint32_t)m->n);
+    else if ((uint32_t)m->n > GTAP_MAG_MAX_TARGET) {
+        uint32_t k = (uint32_t)m->n - target;
+        m->n = (int32_t)target;
+        gtap_pool_put(m, worker, &m->ids[target], k);
+    }
 }
 
 /* After an iteration's segments ran (before the completion step), one thread: the number of

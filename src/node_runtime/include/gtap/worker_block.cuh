@@ -454,9 +454,8 @@ static __device__ __noinline__ void gtap_block_scheduler(void)
         }
         if (sh->acquire)
             gtap_fence_acq_rel(); /* the task's records were written by other blocks */
-        if (tid < 32)
-            gtap_mag_balance_warp(&sh->mag, b, lane);
         if (tid == 0) {
+            gtap_mag_balance_one(&sh->mag, b);
             sh->fn_state = gtap_header(sh->task)->fn_state;
             gtap_bq_refresh(sh, b);
             sh->suspended = 0;

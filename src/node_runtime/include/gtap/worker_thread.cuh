@@ -343,8 +343,10 @@ GTAP_DEV uint32_t gtap_thread_steal(gtap_warp_sh *sh, uint32_t w, uint32_t nwork
         }
         uint32_t k = gtap_q_steal_warp(sh, victim, q, 32, 0, lane, my_task);
         if (k) {
-            if (lane == 0)
+            if (lane == 0) {
                 st->steals++;
+                gtap_mag_expect_unknown(&sh->mag);
+            }
             *cur = q;
             return k;
         }
