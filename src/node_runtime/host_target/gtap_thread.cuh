@@ -7,6 +7,11 @@
  * (capacity, bad queue index, ...) are returned by gtap_synchronize() / gtap_launch() /
  * cudaDeviceSynchronize(), and, because test programs often ignore those, also make the
  * process exit with status 1 when it ends (an atexit check), after printing the message.
+ *
+ * Distributed host target: a program linked with the distributed layer (CMake target
+ * gtap_dist_host, which defines GTAP_DISTRIBUTED) that calls gtap_init_distributed() before
+ * gtap_initialize() runs the executor as one MPI rank of a job (src/inter_gpu/
+ * node_refexec.h); without that call it runs exactly as described above.
  */
 #ifndef GTAP_HOST_THREAD_CUH
 #define GTAP_HOST_THREAD_CUH
@@ -19,6 +24,9 @@
 #include "gtap/config.h"
 #include "gtap/api_types.h"
 #include "../refexec/gtap_refexec.h"
+#ifdef GTAP_DISTRIBUTED
+#include "inter_gpu/node_refexec.h"
+#endif
 
 #include <limits.h>
 #include <stdint.h>
@@ -77,6 +85,13 @@ static inline cudaError_t gtap_host_create(int num_queues)
     gtap_rx_current = gtap_rx_create(num_queues, gtap_host_no_taskwait());
     if (!gtap_rx_current)
         return cudaErrorMemoryAllocation;
+#ifdef GTAP_DISTRIBUTED
+    if (gtap_rxd_attach(gtap_rx_current) != 0) {
+        gtap_rx_destroy(gtap_rx_current);
+        gtap_rx_current = nullptr;
+        return cudaErrorInitializationError;
+    }
+#endif
     gtap_host_failed = 0;
     gtap_host_set_sync_hook(gtap_host_sync_hook);
     if (!gtap_host_atexit_armed) {
@@ -131,6 +146,9 @@ static inline cudaError_t gtap_reset(void)
 {
     if (!gtap_rx_current)
         return cudaErrorInitializationError;
+#ifdef GTAP_DISTRIBUTED
+    gtap_rxd_detach(gtap_rx_current);
+#endif
     gtap_rx_destroy(gtap_rx_current);
     gtap_rx_current = nullptr;
     gtap_host_failed = 0;
@@ -141,6 +159,9 @@ static inline cudaError_t gtap_finalize(void)
 {
     cudaError_t e = gtap_host_status();
     if (gtap_rx_current) {
+#ifdef GTAP_DISTRIBUTED
+        gtap_rxd_detach(gtap_rx_current);
+#endif
         gtap_rx_destroy(gtap_rx_current);
         gtap_rx_current = nullptr;
     }

@@ -10,6 +10,11 @@
  * (GTAP_REFEXEC_SEED=<n>) to shake out programs that depend on an order.
  *
  * Header-only, C and C++. Define GTAP_TARGET_HOST before including gtap_gen.h.
+ *
+ * Distributed use (src/inter_gpu/node_refexec.h): an optional gtap_rx_hooks table lets one
+ * executor be one rank of a multi-rank job - polled between segments, told when an imported
+ * task (parent on another rank) finishes, and able to hold stubs of migrated tasks. Without
+ * hooks (the default) the executor behaves exactly as described above.
  */
 #ifndef GTAP_REFEXEC_H
 #define GTAP_REFEXEC_H
@@ -26,6 +31,8 @@
 
 #define GTAP_RX_NO_TASK 0xffffffffu
 #define GTAP_RX_STATE_ZOMBIE 0xffffu
+#define GTAP_RX_STATE_MIGRATED 0xfffeu  /* a stub: the task runs on another rank (hooks only) */
+#define GTAP_RX_PARENT_REMOTE 0xfffffffeu /* parent lives on another rank (hooks only) */
 #define GTAP_RX_BLOCK_SHIFT 12 /* records are allocated in blocks of 4096 and never move */
 #define GTAP_RX_BLOCK_RECORDS (1u << GTAP_RX_BLOCK_SHIFT)
 #define GTAP_RX_MAX_BLOCKS 65536 /* 2^28 records */
@@ -39,7 +46,21 @@ typedef struct gtap_rx_header {
     void *result_dst;    /* where the return value goes; NULL = discarded */
 } gtap_rx_header;
 
-typedef struct gtap_rx {
+typedef struct gtap_rx gtap_rx;
+
+/* Distributed hooks (see the file comment). All are called on the executor's thread. */
+typedef struct gtap_rx_hooks {
+    void *ctx;
+    int worker_only;  /* entry: do not create the root here (ranks other than 0) */
+    /* Between segments and while idle (idle = no runnable task). May import tasks, apply
+     * remote results and export tasks. Returns nonzero when the run is over. */
+    int (*poll)(void *ctx, gtap_rx *rx, int idle);
+    /* Task id, whose parent is GTAP_RX_PARENT_REMOTE, finished its last segment (the moment
+     * it would notify a local parent, R4 included); its result is at its result_dst. */
+    void (*remote_finish)(void *ctx, gtap_rx *rx, uint32_t id);
+} gtap_rx_hooks;
+
+struct gtap_rx {
     unsigned char *blocks[GTAP_RX_MAX_BLOCKS];
     uint32_t num_blocks;
     uint32_t record_size;      /* header + max task data, 16-byte aligned */
@@ -63,7 +84,11 @@ typedef struct gtap_rx {
     uint64_t tasks_created, segments_run, live, live_peak;
     int error;                 /* nonzero after a capacity or usage error */
     char message[512];
-} gtap_rx;
+    /* distributed use (NULL / 0 unless hooks are set) */
+    const gtap_rx_hooks *hooks;
+    int root_finished;         /* the root's last segment ended (or its stub completed) */
+    uint64_t detached;         /* tasks that finished with detached children (R4) */
+};
 
 struct gtap_worker {
     gtap_rx *rx;
@@ -228,6 +253,14 @@ static void gtap_rx_finish(gtap_rx *rx, uint32_t id)
         /* Detached children (R4): keep this record alive until they finish. */
         h->state = GTAP_RX_STATE_ZOMBIE;
         h->pending = (int32_t)rx->seg_spawned;
+        rx->detached++;
+    }
+    if (id == rx->root)
+        rx->root_finished = 1;
+    if (parent == GTAP_RX_PARENT_REMOTE) {
+        /* an imported task: its parent is a stub on the origin rank */
+        rx->hooks->remote_finish(rx->hooks->ctx, rx, id);
+        parent = GTAP_RX_NO_TASK;
     }
     while (parent != GTAP_RX_NO_TASK) {
         gtap_rx_header *p = gtap_rx_hdr(rx, parent);
@@ -281,7 +314,7 @@ GTAP_API void *gtap_task_spawn(gtap_worker *w, gtap_task parent, unsigned fn, un
     h->pending = 0;
     h->fn = (uint16_t)fn;
     h->state = 0;
-    h->cont_queue = 0;
+    h->cont_queue = queue; /* the queue this task waits in (a migrating task keeps it) */
     h->result_dst = rx->no_taskwait ? NULL : result_dst;
     rx->seg_spawned++;
     rx->tasks_created++;
@@ -345,6 +378,9 @@ GTAP_API void *gtap_entry_begin(unsigned fn, unsigned data_size, unsigned result
         fprintf(stderr, "gtap: error: #pragma gtap entry reached before gtap_initialize()\n");
         return scratch;
     }
+    rx->root_finished = 0;
+    if (rx->hooks && rx->hooks->worker_only)
+        return NULL; /* like a GPU thread that is not the master: the root starts elsewhere */
     if (fn >= gtapgen_program.num_functions || data_size > gtapgen_program.max_data_size ||
         result_size > sizeof rx->root_result) {
         gtap_rx_fail(rx, "entry of unknown function %u or with oversized data/result", fn);
@@ -366,35 +402,66 @@ GTAP_API void *gtap_entry_begin(unsigned fn, unsigned data_size, unsigned result
     return gtap_rx_data(rx, id);
 }
 
+/* Takes one runnable task and runs one segment of it. Returns 0, or -1 after an error. */
+static inline int gtap_rx_step(gtap_rx *rx, gtap_worker *w)
+{
+    uint32_t id = gtap_rx_take_runnable(rx), first_child;
+    gtap_rx_header *h;
+    if (id & 0x80000000u) {
+        /* A child of a segment that has not returned yet cannot be taken (R1); the
+         * loop below publishes children before the next pick, so this is a bug. */
+        gtap_rx_fail(rx, "internal error: unpublished child %u taken", id & 0x7fffffffu);
+        return -1;
+    }
+    h = gtap_rx_hdr(rx, id);
+    rx->seg_spawned = 0;
+    rx->seg_suspended = 0;
+    first_child = rx->runnable_count;
+    gtapgen_dispatch(w, h->fn, id);
+    rx->segments_run++;
+    /* Publish the children of this segment (clear the unpublished mark). */
+    for (uint32_t i = first_child; i < rx->runnable_count; i++)
+        rx->runnable[i] &= 0x7fffffffu;
+    if (!rx->seg_suspended)
+        gtap_rx_finish(rx, id);
+    return 0;
+}
+
+/* The run loop with hooks: runs segments while polling, until the poll hook says the run
+ * (of the whole job) is over. An error makes the poll hook report it and end the run. */
+static void gtap_rx_run_hooked(gtap_rx *rx, gtap_worker *w)
+{
+    if (rx->root != GTAP_RX_NO_TASK && !rx->error)
+        gtap_rx_make_runnable(rx, rx->root);
+    for (;;) {
+        int idle = rx->runnable_count == 0 || rx->error;
+        if (rx->hooks->poll(rx->hooks->ctx, rx, idle))
+            break;
+        if (!idle && gtap_rx_step(rx, w) != 0)
+            continue; /* the next poll reports the error */
+    }
+}
+
 GTAP_API void gtap_entry_run(void)
 {
     gtap_rx *rx = gtap_rx_current;
     gtap_worker w;
-    uint32_t first_child;
+    if (rx && rx->hooks) {
+        w.rx = rx;
+        gtap_rx_run_hooked(rx, &w);
+        rx->root = GTAP_RX_NO_TASK;
+        if (!rx->error && rx->live != 0)
+            gtap_rx_fail(rx, "internal error: %llu task records still live at termination",
+                         (unsigned long long)rx->live);
+        return;
+    }
     if (!rx || rx->root == GTAP_RX_NO_TASK || rx->error)
         return;
     w.rx = rx;
     gtap_rx_make_runnable(rx, rx->root);
     while (rx->runnable_count && !rx->error) {
-        uint32_t id = gtap_rx_take_runnable(rx);
-        gtap_rx_header *h;
-        if (id & 0x80000000u) {
-            /* A child of a segment that has not returned yet cannot be taken (R1); the
-             * loop below publishes children before the next pick, so this is a bug. */
-            gtap_rx_fail(rx, "internal error: unpublished child %u taken", id & 0x7fffffffu);
+        if (gtap_rx_step(rx, &w) != 0)
             break;
-        }
-        h = gtap_rx_hdr(rx, id);
-        rx->seg_spawned = 0;
-        rx->seg_suspended = 0;
-        first_child = rx->runnable_count;
-        gtapgen_dispatch(&w, h->fn, id);
-        rx->segments_run++;
-        /* Publish the children of this segment (clear the unpublished mark). */
-        for (uint32_t i = first_child; i < rx->runnable_count; i++)
-            rx->runnable[i] &= 0x7fffffffu;
-        if (!rx->seg_suspended)
-            gtap_rx_finish(rx, id);
     }
     rx->root = GTAP_RX_NO_TASK;
     if (!rx->error && rx->live != 0)
