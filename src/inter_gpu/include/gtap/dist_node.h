@@ -1,0 +1,58 @@
+/* gtap/dist_node.h - what a node runtime (the GPU runtime's host code, or the CPU reference
+ * executor of the host target) calls to join the distributed layer. User programs do not.
+ *
+ * The node runtime allocates a region (gtap/node_iface.h) where both it and the proxy can
+ * reach it - mapped pinned host memory for a GPU, gtap_dist_region_alloc_host() for a CPU
+ * node -, initializes it with gtap_dist_region_prepare(), and attaches it. From then on the
+ * proxy thread serves the region; the node talks to it only through the rings and the
+ * status/control blocks. Called by the main thread, outside runs.
+ */
+#ifndef GTAP_DIST_NODE_H
+#define GTAP_DIST_NODE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "gtap/node_iface.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Describes the node to the proxy. Strings are copied. */
+typedef struct gtap_dist_node_desc {
+    const char *device;    /* for messages, e.g. "GPU 1 (NVIDIA H200, 0000:19:00.0)" or "CPU" */
+    const char *device_id; /* unique id of the device (GPU UUID); "" = not exclusive (CPU) */
+    uint32_t no_taskwait;  /* built with GTAP_ASSUME_NO_TASKWAIT: no parent links, Safra */
+} gtap_dist_node_desc;
+
+/* Ring slots per ring the distributed layer wants (GTAP_DIST_RING_SLOTS, default 1024). */
+uint32_t gtap_dist_ring_slots(void);
+
+/* Initializes a region of gtap_node_region_bytes(ring_slots) bytes at mem for this rank. */
+int gtap_dist_region_prepare(void *mem, uint32_t ring_slots, uint32_t no_taskwait);
+
+/* Allocates and prepares a region in ordinary host memory (CPU nodes); NULL on failure. */
+gtap_node_region *gtap_dist_region_alloc_host(uint32_t no_taskwait);
+void gtap_dist_region_free_host(gtap_node_region *r);
+
+/* Collective. Hands the region to this rank's proxy. Checks that no two ranks attach the
+ * same device_id (one GPU per rank). Returns 0, GTAP_DIST_ERR_STATE when the distributed
+ * layer is not active or a node is attached, GTAP_DIST_ERR_DEVICE on a shared GPU. */
+int gtap_dist_attach_node(gtap_node_region *region, const gtap_dist_node_desc *desc);
+
+/* Takes the region back from the proxy (after the last run). */
+int gtap_dist_detach_node(void);
+
+/* 1 when gtap_init_distributed was called and failed: a node must then refuse to start
+ * (the program ignored the error; running every rank alone would be wrong). */
+int gtap_dist_init_failed(void);
+
+/* The program hash ranks agreed on at start-up (what nodes put in wire batches). */
+uint64_t gtap_dist_program_hash(void);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* GTAP_DIST_NODE_H */

@@ -1,0 +1,966 @@
+/* proxy.c - the host progress thread of a rank: the only code that calls MPI while the
+ * distributed layer is active. One loop (gtap_proxy_main) receives and answers proxy
+ * messages, serves the node's outbox, feeds its inbox, steals when the node is idle,
+ * detects termination, drains each run, runs the main thread's commands, and watches for
+ * lack of progress. Protocol rules are cited from docs/steal.md (S1-S7), docs/dist.md
+ * (T1-T6) and gtap/node_iface.h (N1-N8). */
+#define _GNU_SOURCE
+#include <sched.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "dist_internal.h"
+#include "gtap/wire.h"
+#include "mailbox.h"
+#include "protocol.h"
+#include "termination.h"
+
+/* Run states of the proxy (docs/dist.md T5). */
+enum { RS_OUTSIDE = 1, RS_RUNNING, RS_ENDED, RS_DRAINING, RS_STATS };
+
+static const char *rs_str(int rs)
+{
+    switch (rs) {
+    case RS_OUTSIDE: return "outside a run";
+    case RS_RUNNING: return "running";
+    case RS_ENDED: return "node left the run, waiting for replies";
+    case RS_DRAINING: return "draining (barrier)";
+    case RS_STATS: return "gathering statistics";
+    default: return "?";
+    }
+}
+
+typedef struct sendbuf { MPI_Request req; uint8_t *buf; } sendbuf;
+typedef struct netmsg { uint64_t due_ns; int src; uint8_t *buf; int len; } netmsg;
+typedef struct inmsg { unsigned kind; uint32_t arg, bytes; uint8_t *data; } inmsg;
+typedef struct agg { uint8_t *buf; gtap_wire_writer w; } agg;
+
+#define VEC(T) struct { T *v; int n, cap; }
+#define VEC_PUSH(vec, x)                                                                       \
+    do {                                                                                       \
+        if ((vec).n == (vec).cap) {                                                            \
+            int nc_ = (vec).cap ? (vec).cap * 2 : 16;                                          \
+            void *nv_ = realloc((vec).v, (size_t)nc_ * sizeof *(vec).v);                       \
+            if (!nv_)                                                                          \
+                gtap_dist_fatal("out of host memory in the proxy");                            \
+            (vec).v = nv_;                                                                     \
+            (vec).cap = nc_;                                                                   \
+        }                                                                                      \
+        (vec).v[(vec).n++] = (x);                                                              \
+    } while (0)
+
+static struct proxy {
+    gtap_dist_job *g;
+    int rank, size;
+    /* node */
+    gtap_node_region *region;
+    gtap_mbox inbox, outbox;           /* producer / consumer */
+    int no_taskwait;
+    VEC(inmsg) inq;                    /* inbox messages waiting for room, FIFO */
+    int inq_head;
+    /* run */
+    int rs;
+    uint32_t epoch;                    /* last RUN_BEGIN */
+    uint32_t stop_epoch;               /* latest run known to be over */
+    uint32_t stop_delivered;           /* latest STOP posted to the node */
+    uint64_t t_term_wall;
+    uint32_t term_mode;
+    int safra_on;
+    gtap_safra safra;
+    uint64_t next_wave_ns;
+    gtap_thief thief;
+    gtap_victim_side owed;
+    gtap_victims victims;
+    uint64_t next_steal_ns;
+    VEC(netmsg) deferred;              /* messages of a run the node has not begun */
+    VEC(netmsg) delayed;               /* delay injection (GTAP_DIST_DELAY_SEED) */
+    VEC(sendbuf) sends;
+    agg *aggs;                         /* [size]: results waiting to go to each origin */
+    MPI_Request drain_req;
+    gtap_dist_stats st, *all_stats;
+    uint64_t run_begin_ns, seg0, idle0;
+    /* host command in progress */
+    gtap_dist_cmd *cmd;
+    MPI_Request cmd_req;
+    int cmd_phase;
+    size_t cmd_off;
+    char *cmd_ids;
+    /* watchdog */
+    uint64_t last_progress_ns, last_segments, *seen_progress;
+    int progressed;
+    uint64_t rng;
+    int quit;
+} P;
+
+/* ---- sending -------------------------------------------------------------------------- */
+
+static void send_msg(int dst, unsigned kind, uint32_t epoch, uint32_t arg0, uint32_t arg1,
+                     const void *payload, uint32_t plen)
+{
+    gtap_proto_header h;
+    sendbuf s;
+    s.buf = (uint8_t *)malloc(GTAP_PROTO_HEADER_BYTES + plen);
+    if (!s.buf)
+        gtap_dist_fatal("out of host memory in the proxy");
+    h.kind = (uint16_t)kind;
+    h.epoch = epoch;
+    h.arg0 = arg0;
+    h.arg1 = arg1;
+    h.progress = P.region ? __atomic_load_n(&P.region->status.segments, __ATOMIC_RELAXED) : 0;
+    gtap_proto_encode(s.buf, &h);
+    if (plen)
+        memcpy(s.buf + GTAP_PROTO_HEADER_BYTES, payload, plen);
+    GTAP_MPI_CHECK(MPI_Isend(s.buf, (int)(GTAP_PROTO_HEADER_BYTES + plen), MPI_BYTE, dst, GTAP_PROTO_TAG,
+                             P.g->comm, &s.req));
+    VEC_PUSH(P.sends, s);
+    P.st.msgs_sent++;
+}
+
+static int complete_sends(void)
+{
+    int done = 0;
+    for (int i = 0; i < P.sends.n;) {
+        int flag = 0;
+        GTAP_MPI_CHECK(MPI_Test(&P.sends.v[i].req, &flag, MPI_STATUS_IGNORE));
+        if (!flag) {
+            i++;
+            continue;
+        }
+        free(P.sends.v[i].buf);
+        P.sends.v[i] = P.sends.v[--P.sends.n];
+        done++;
+    }
+    return done;
+}
+
+/* ---- the node's inbox (proxy produces) -------------------------------------------------- */
+
+static void inbox_post(unsigned kind, uint32_t arg, const void *data, uint32_t bytes)
+{
+    inmsg m;
+    if (P.inq.n == P.inq_head && gtap_mbox_post(&P.inbox, kind, arg, data, bytes) == 0)
+        return;
+    m.kind = kind;
+    m.arg = arg;
+    m.bytes = bytes;
+    m.data = (uint8_t *)malloc(bytes ? bytes : 1);
+    if (!m.data)
+        gtap_dist_fatal("out of host memory in the proxy");
+    if (bytes)
+        memcpy(m.data, data, bytes);
+    VEC_PUSH(P.inq, m);
+}
+
+static int inbox_flush(void)
+{
+    int n = 0;
+    while (P.inq_head < P.inq.n) {
+        inmsg *m = &P.inq.v[P.inq_head];
+        if (gtap_mbox_post(&P.inbox, m->kind, m->arg, m->data, m->bytes) != 0)
+            break;
+        free(m->data);
+        P.inq_head++;
+        n++;
+    }
+    if (P.inq_head == P.inq.n)
+        P.inq_head = P.inq.n = 0;
+    return n;
+}
+
+/* N4: the node consumed everything we gave it and then declared itself idle. */
+static int node_passive(void)
+{
+    if (!P.region || P.inq_head != P.inq.n)
+        return 0;
+    if (!gtap_mbox_drained(&P.inbox)) /* head, acquire: read before idle */
+        return 0;
+    return __atomic_load_n(&P.region->status.idle, __ATOMIC_ACQUIRE) == 1;
+}
+
+/* Safra's "passive" for this rank: node passive, nothing of ours unsent. */
+static int rank_passive(void)
+{
+    if (!node_passive())
+        return 0;
+    if (gtap_mbox_peek(&P.outbox) != NULL)
+        return 0;
+    for (int r = 0; r < P.size; r++)
+        if (P.aggs[r].buf && P.aggs[r].w.count)
+            return 0;
+    return 1;
+}
+
+/* ---- runs ----------------------------------------------------------------------------- */
+
+static void deliver_stop(void)
+{
+    if (P.stop_delivered >= P.epoch)
+        return;
+    P.stop_delivered = P.epoch;
+    inbox_post(GTAP_NODE_MSG_STOP, P.epoch, NULL, 0);
+}
+
+static void handle_net(int src, uint8_t *buf, int len);
+
+static void begin_run(uint32_t epoch, const uint8_t *pl, uint32_t bytes)
+{
+    if (P.rs != RS_OUTSIDE || epoch != P.epoch + 1)
+        gtap_dist_fatal("internal error: the node began run %u while the proxy is %s after run %u",
+                        epoch, rs_str(P.rs), P.epoch);
+    P.epoch = epoch;
+    P.rs = RS_RUNNING;
+    P.stop_delivered = P.stop_delivered < epoch - 1 ? epoch - 1 : P.stop_delivered;
+    P.safra_on = P.no_taskwait; /* T2: no parent links, so only Safra can tell */
+    gtap_safra_reset(&P.safra, P.rank, P.size);
+    P.next_wave_ns = 0;
+    P.next_steal_ns = 0;
+    P.victims.fails = 0;
+    memset(&P.st, 0, sizeof P.st);
+    P.st.rank = (uint64_t)P.rank;
+    P.run_begin_ns = gtap_dist_now_ns();
+    P.seg0 = bytes >= 24 ? gtap_wire_get64(pl + 8) : P.region->status.segments;
+    P.idle0 = bytes >= 24 ? gtap_wire_get64(pl + 16) : P.region->status.idle_ns;
+    P.t_term_wall = 0;
+    P.term_mode = 0;
+    if (P.stop_epoch >= epoch) /* the run ended before this node began it (N5) */
+        deliver_stop();
+    /* messages of this run that came early */
+    for (int i = 0; i < P.deferred.n;) {
+        netmsg m = P.deferred.v[i];
+        gtap_proto_header h;
+        gtap_proto_decode(m.buf, (uint64_t)m.len, &h);
+        if (h.epoch != epoch) {
+            i++;
+            continue;
+        }
+        P.deferred.v[i] = P.deferred.v[--P.deferred.n];
+        handle_net(m.src, m.buf, m.len);
+        free(m.buf);
+    }
+}
+
+/* T1/T2: the run is over everywhere; tell every rank (binomial tree from rank 0). */
+static void decide_termination(uint32_t mode)
+{
+    int kids[32], nk;
+    uint8_t pl[8];
+    P.t_term_wall = gtap_dist_wall_ns();
+    P.term_mode = mode;
+    gtap_wire_put64(pl, P.t_term_wall);
+    nk = gtap_proto_tree_children(P.rank, P.size, kids);
+    for (int i = 0; i < nk; i++)
+        send_msg(kids[i], GTAP_PROTO_STOP, P.epoch, mode, 0, pl, sizeof pl);
+    P.stop_epoch = P.epoch;
+    deliver_stop();
+}
+
+/* ---- proxy messages ------------------------------------------------------------------- */
+
+static int in_run(uint32_t epoch) { return P.rs == RS_RUNNING && P.epoch == epoch; }
+
+static void defer(int src, uint8_t *buf, int len)
+{
+    netmsg m = {0, src, NULL, len};
+    m.buf = (uint8_t *)malloc((size_t)len);
+    if (!m.buf)
+        gtap_dist_fatal("out of host memory in the proxy");
+    memcpy(m.buf, buf, (size_t)len);
+    VEC_PUSH(P.deferred, m);
+}
+
+static void handle_net(int src, uint8_t *buf, int len)
+{
+    gtap_proto_header h;
+    const uint8_t *pl = buf + GTAP_PROTO_HEADER_BYTES;
+    uint32_t plen = (uint32_t)len - GTAP_PROTO_HEADER_BYTES;
+    if (gtap_proto_decode(buf, (uint64_t)len, &h) != 0)
+        gtap_dist_fatal("malformed runtime message (%d bytes) from rank %d", len, src);
+    P.st.msgs_received++;
+    if (h.progress != P.seen_progress[src]) { /* the sender's node is executing tasks */
+        P.seen_progress[src] = h.progress;
+        P.progressed = 1;
+    }
+    switch (h.kind) {
+    case GTAP_PROTO_STEAL_REQ: {
+        uint32_t node_req, lim[2];
+        P.st.requests_received++;
+        /* S3: a victim with nothing (or not in this run) says so at once */
+        if (!in_run(h.epoch) || P.stop_epoch >= h.epoch || node_passive()) {
+            send_msg(src, GTAP_PROTO_STEAL_REPLY, h.epoch, h.arg0, 0, NULL, 0);
+            break;
+        }
+        if (gtap_victim_push(&P.owed, src, h.arg0, h.epoch, &node_req) != 0)
+            gtap_dist_fatal("out of host memory in the proxy");
+        lim[0] = h.arg1 < (uint32_t)P.g->cfg.steal_batch ? h.arg1 : (uint32_t)P.g->cfg.steal_batch;
+        lim[1] = GTAP_NODE_MAX_MESSAGE_BYTES;
+        inbox_post(GTAP_NODE_MSG_EXPORT_REQUEST, node_req, lim, sizeof lim);
+        break;
+    }
+    case GTAP_PROTO_STEAL_REPLY:
+        if (gtap_thief_remove(&P.thief, src, h.arg0) != 0)
+            gtap_dist_fatal("protocol error: reply from rank %d to unknown steal request %u", src, h.arg0);
+        gtap_victims_result(&P.victims, h.arg1 > 0);
+        if (h.arg1 == 0) {
+            uint32_t k = P.victims.fails / (uint32_t)P.size;
+            P.next_steal_ns = gtap_dist_now_ns() + (P.g->cfg.steal_backoff_ns << (k < 6 ? k : 6));
+            break;
+        }
+        if (!in_run(h.epoch))
+            gtap_dist_fatal("protocol error: %u tasks from rank %d for run %u arrived during run %u (%s)",
+                            h.arg1, src, h.epoch, P.epoch, rs_str(P.rs));
+        gtap_safra_received(&P.safra);
+        P.st.steals_succeeded++;
+        P.st.tasks_in += h.arg1;
+        P.st.bytes_in += plen;
+        P.next_steal_ns = 0;
+        P.progressed = 1;
+        inbox_post(GTAP_NODE_MSG_IMPORT, (uint32_t)src, pl, plen);
+        break;
+    case GTAP_PROTO_RESULTS:
+        if (!in_run(h.epoch))
+            gtap_dist_fatal("protocol error: results from rank %d for run %u arrived during run %u (%s)",
+                            src, h.epoch, P.epoch, rs_str(P.rs));
+        gtap_safra_received(&P.safra);
+        P.st.results_in += h.arg1;
+        P.progressed = 1;
+        inbox_post(GTAP_NODE_MSG_RESULTS, (uint32_t)src, pl, plen);
+        break;
+    case GTAP_PROTO_TOKEN:
+        if (h.epoch > P.epoch) {
+            defer(src, buf, len);
+            break;
+        }
+        if (!in_run(h.epoch) || plen < 8 ||
+            gtap_safra_token_arrived(&P.safra, (int64_t)gtap_wire_get64(pl), (int)h.arg1, h.arg0) != 0)
+            gtap_dist_fatal("protocol error: unexpected termination token (run %u, wave %u) from rank %d",
+                            h.epoch, h.arg0, src);
+        P.progressed = 1;
+        break;
+    case GTAP_PROTO_STOP: {
+        int kids[32], nk = gtap_proto_tree_children(P.rank, P.size, kids);
+        if (h.epoch <= P.stop_epoch || h.epoch < P.epoch || plen < 8)
+            gtap_dist_fatal("protocol error: unexpected STOP for run %u from rank %d", h.epoch, src);
+        for (int i = 0; i < nk; i++)
+            send_msg(kids[i], GTAP_PROTO_STOP, h.epoch, h.arg0, 0, pl, plen);
+        P.stop_epoch = h.epoch;
+        P.t_term_wall = gtap_wire_get64(pl);
+        P.term_mode = h.arg0;
+        P.progressed = 1;
+        if (in_run(h.epoch))
+            deliver_stop();
+        break;
+    }
+    default:
+        gtap_dist_fatal("protocol error: message kind %u from rank %d", h.kind, src);
+    }
+}
+
+static int poll_network(void)
+{
+    int n = 0;
+    for (; n < 32; n++) {
+        MPI_Status st;
+        int flag = 0, len = 0;
+        uint8_t *buf;
+        GTAP_MPI_CHECK(MPI_Iprobe(MPI_ANY_SOURCE, GTAP_PROTO_TAG, P.g->comm, &flag, &st));
+        if (!flag)
+            break;
+        GTAP_MPI_CHECK(MPI_Get_count(&st, MPI_BYTE, &len));
+        if (len < (int)GTAP_PROTO_HEADER_BYTES)
+            gtap_dist_fatal("runtime message of %d bytes from rank %d", len, st.MPI_SOURCE);
+        buf = (uint8_t *)malloc((size_t)len);
+        if (!buf)
+            gtap_dist_fatal("out of host memory in the proxy");
+        GTAP_MPI_CHECK(MPI_Recv(buf, len, MPI_BYTE, st.MPI_SOURCE, GTAP_PROTO_TAG, P.g->comm, MPI_STATUS_IGNORE));
+        if (P.g->cfg.delay_seed && gtap_proto_rand(&P.rng) % 2 == 0) {
+            /* delay injection: hold the message; due messages are handled in any order */
+            netmsg m = {gtap_dist_now_ns() + 1000ull * (gtap_proto_rand(&P.rng) % P.g->cfg.delay_max_us),
+                        st.MPI_SOURCE, buf, len};
+            VEC_PUSH(P.delayed, m);
+            continue;
+        }
+        handle_net(st.MPI_SOURCE, buf, len);
+        free(buf);
+    }
+    return n;
+}
+
+static int poll_delayed(void)
+{
+    int n = 0;
+    uint64_t now = gtap_dist_now_ns();
+    for (int i = 0; i < P.delayed.n;) {
+        netmsg m = P.delayed.v[i];
+        if (m.due_ns > now) {
+            i++;
+            continue;
+        }
+        P.delayed.v[i] = P.delayed.v[--P.delayed.n];
+        handle_net(m.src, m.buf, m.len);
+        free(m.buf);
+        n++;
+    }
+    return n;
+}
+
+/* ---- the node's outbox (proxy consumes) ------------------------------------------------- */
+
+static void agg_flush(int dst)
+{
+    agg *a = &P.aggs[dst];
+    if (!a->buf || a->w.count == 0)
+        return;
+    send_msg(dst, GTAP_PROTO_RESULTS, P.epoch, 0, a->w.count, a->buf, a->w.used);
+    gtap_safra_sent(&P.safra);
+    P.st.results_out += a->w.count;
+    gtap_wire_batch_begin(&a->w, a->buf, GTAP_NODE_MAX_MESSAGE_BYTES, GTAP_WIRE_RESULTS, P.g->program_hash);
+}
+
+static int flush_results(void)
+{
+    int n = 0;
+    for (int r = 0; r < P.size; r++) {
+        if (P.aggs[r].buf && P.aggs[r].w.count) {
+            agg_flush(r);
+            n++;
+        }
+    }
+    return n;
+}
+
+/* COMPLETION (N7): queue the result entries for their origin; one message per origin per
+ * proxy iteration (S6). */
+static void on_completion(uint32_t origin, const void *p, uint32_t bytes)
+{
+    gtap_wire_reader r;
+    gtap_wire_result res;
+    agg *a;
+    int st;
+    if (origin >= (uint32_t)P.size || (int)origin == P.rank)
+        gtap_dist_fatal("internal error: completion for origin rank %u", origin);
+    st = gtap_wire_batch_open(&r, p, bytes, GTAP_WIRE_RESULTS, P.g->program_hash);
+    if (st != GTAP_WIRE_OK)
+        gtap_dist_fatal("internal error: the node produced a bad result batch: %s", gtap_wire_status_str(st));
+    a = &P.aggs[origin];
+    if (!a->buf) {
+        a->buf = (uint8_t *)malloc(GTAP_NODE_MAX_MESSAGE_BYTES);
+        if (!a->buf)
+            gtap_dist_fatal("out of host memory in the proxy");
+        gtap_wire_batch_begin(&a->w, a->buf, GTAP_NODE_MAX_MESSAGE_BYTES, GTAP_WIRE_RESULTS, P.g->program_hash);
+    }
+    while (gtap_wire_next_result(&r, &res)) {
+        if (gtap_wire_put_result(&a->w, &res) == GTAP_WIRE_OK)
+            continue;
+        agg_flush((int)origin);
+        if (gtap_wire_put_result(&a->w, &res) != GTAP_WIRE_OK)
+            gtap_dist_fatal("internal error: a result of %u bytes does not fit a message", res.result_bytes);
+    }
+}
+
+static void end_run(uint32_t epoch)
+{
+    gtap_node_status *s = &P.region->status;
+    if (!in_run(epoch) || P.stop_delivered != epoch)
+        gtap_dist_fatal("internal error: the node left run %u while the proxy is %s in run %u", epoch,
+                        rs_str(P.rs), P.epoch);
+    P.rs = RS_ENDED;
+    P.st.segments = s->segments - P.seg0;
+    P.st.idle_ns = s->idle_ns - P.idle0;
+    P.st.first_work_ns = s->first_work_ns ? s->first_work_ns - 1 : 0;
+    P.st.run_ns = gtap_dist_now_ns() - P.run_begin_ns;
+    {
+        uint64_t w = gtap_dist_wall_ns();
+        P.st.stop_latency_ns = P.t_term_wall && w > P.t_term_wall ? w - P.t_term_wall : 0;
+    }
+    P.st.termination_mode = P.term_mode;
+    P.st.safra_waves = P.safra.waves;
+}
+
+/* N8: the node failed; its ERROR message (posted before the flag) carries the cause. */
+static void node_failed(void)
+{
+    gtap_mbox scan = P.outbox;
+    const gtap_node_msg_header *h;
+    while ((h = gtap_mbox_peek(&scan)) != NULL) {
+        if (h->kind == GTAP_NODE_MSG_ERROR)
+            gtap_dist_fatal("task runtime error: %.*s", (int)h->bytes, (const char *)(h + 1));
+        scan.pos += h->nslots;
+    }
+    gtap_dist_fatal("task runtime error (the node's message is above)");
+}
+
+static int poll_outbox(void)
+{
+    const gtap_node_msg_header *h;
+    int n = 0;
+    if (!P.region)
+        return 0;
+    if (__atomic_load_n(&P.region->status.error, __ATOMIC_ACQUIRE))
+        node_failed();
+    if (P.rs != RS_OUTSIDE && P.rs != RS_RUNNING)
+        return 0;
+    if (P.g->cfg.delay_seed && gtap_proto_rand(&P.rng) % 4 == 0)
+        return 0; /* delay injection: leave the outbox for a while */
+    while (n < 64 && (P.rs == RS_OUTSIDE || P.rs == RS_RUNNING) && (h = gtap_mbox_peek(&P.outbox))) {
+        const uint8_t *pl = (const uint8_t *)(h + 1);
+        switch (h->kind) {
+        case GTAP_NODE_MSG_RUN_BEGIN:
+            begin_run(h->arg, pl, h->bytes);
+            break;
+        case GTAP_NODE_MSG_RUN_END:
+            end_run(h->arg);
+            break;
+        case GTAP_NODE_MSG_EXPORTED: {
+            gtap_owed o;
+            gtap_wire_reader r;
+            int st = gtap_wire_batch_open(&r, pl, h->bytes, GTAP_WIRE_TASKS, P.g->program_hash);
+            if (st != GTAP_WIRE_OK)
+                gtap_dist_fatal("internal error: the node produced a bad task batch: %s", gtap_wire_status_str(st));
+            if (gtap_victim_pop(&P.owed, h->arg, &o) != 0)
+                gtap_dist_fatal("internal error: the node answered export request %u out of order", h->arg);
+            if (r.count > 0) {
+                send_msg(o.thief, GTAP_PROTO_STEAL_REPLY, o.epoch, o.thief_req, r.count, pl, h->bytes);
+                gtap_safra_sent(&P.safra);
+                P.st.requests_served++;
+                P.st.tasks_out += r.count;
+                P.st.bytes_out += h->bytes;
+            } else {
+                send_msg(o.thief, GTAP_PROTO_STEAL_REPLY, o.epoch, o.thief_req, 0, NULL, 0);
+            }
+            break;
+        }
+        case GTAP_NODE_MSG_COMPLETION:
+            on_completion(h->arg, pl, h->bytes);
+            break;
+        case GTAP_NODE_MSG_ROOT_DONE:
+            if (P.rank != 0 || P.rs != RS_RUNNING)
+                gtap_dist_fatal("internal error: ROOT_DONE on rank %d", P.rank);
+            /* T1: root completion ends a fork-join run unless something detached (T2) */
+            if (!P.no_taskwait && !(h->arg & GTAP_NODE_ROOT_DETACHED))
+                decide_termination(1);
+            else
+                P.safra_on = 1;
+            break;
+        case GTAP_NODE_MSG_ERROR:
+            gtap_dist_fatal("task runtime error: %.*s", (int)h->bytes, (const char *)pl);
+        default:
+            gtap_dist_fatal("internal error: unexpected outbox message %s", gtap_node_msg_kind_str(h->kind));
+        }
+        gtap_mbox_pop(&P.outbox, h);
+        n++;
+    }
+    if (P.outbox.corrupt)
+        gtap_dist_fatal("internal error: malformed outbox message");
+    return n;
+}
+
+/* ---- stealing and termination ---------------------------------------------------------- */
+
+static int steal_step(void)
+{
+    uint64_t now;
+    int victim;
+    uint32_t id;
+    if (P.rs != RS_RUNNING || P.stop_epoch >= P.epoch || P.size == 1 ||
+        P.thief.n >= P.g->cfg.max_inflight || !node_passive())
+        return 0;
+    now = gtap_dist_now_ns();
+    if (now < P.next_steal_ns)
+        return 0;
+    victim = gtap_victims_pick(&P.victims);
+    if (victim < 0)
+        return 0;
+    id = gtap_thief_add(&P.thief, victim, now);
+    send_msg(victim, GTAP_PROTO_STEAL_REQ, P.epoch, id, (uint32_t)P.g->cfg.steal_batch, NULL, 0);
+    P.st.steals_attempted++;
+    return 1;
+}
+
+static int term_step(void)
+{
+    int64_t q;
+    int black, act;
+    uint32_t wave;
+    uint8_t pl[8];
+    if (P.rs != RS_RUNNING || P.stop_epoch >= P.epoch)
+        return 0;
+    if (!P.safra.has_token && !(P.rank == 0 && P.safra_on))
+        return 0;
+    if (P.rank == 0 && !P.safra.has_token && (P.safra.wave_out || gtap_dist_now_ns() < P.next_wave_ns))
+        return 0;
+    if (!rank_passive())
+        return 0;
+    act = gtap_safra_passive_step(&P.safra, &q, &black, &wave);
+    if (act == GTAP_SAFRA_TERMINATED) {
+        decide_termination(2);
+        return 1;
+    }
+    if (act == GTAP_SAFRA_SEND) {
+        gtap_wire_put64(pl, (uint64_t)q);
+        send_msg((P.rank + 1) % P.size, GTAP_PROTO_TOKEN, P.epoch, wave, (uint32_t)black, pl, sizeof pl);
+        if (P.rank == 0)
+            P.next_wave_ns = gtap_dist_now_ns() + 20000; /* at most one wave per 20 us */
+        return 1;
+    }
+    return 0;
+}
+
+/* ---- the end of a run: drain (T5) ------------------------------------------------------- */
+
+static void print_stats(const gtap_dist_stats *all)
+{
+    uint64_t maxstop = 0, att = 0, ok = 0, msgs = 0;
+    for (int r = 0; r < P.size; r++) {
+        if (all[r].stop_latency_ns > maxstop)
+            maxstop = all[r].stop_latency_ns;
+        att += all[r].steals_attempted;
+        ok += all[r].steals_succeeded;
+        msgs += all[r].msgs_sent;
+    }
+    fprintf(stderr, "gtap: stats: run %u, %d ranks, termination by %s, stop latency max %.3f ms, "
+                    "steals %llu/%llu, messages %llu (%.1f per successful steal)\n",
+            P.epoch, P.size, all[0].termination_mode == 2 ? "Safra token" : "root completion",
+            maxstop / 1e6, (unsigned long long)ok, (unsigned long long)att, (unsigned long long)msgs,
+            ok ? (double)msgs / (double)ok : 0.0);
+    fprintf(stderr, "gtap: stats: rank steals_att steals_ok served tasks_in tasks_out kib_in kib_out "
+                    "results_in results_out msgs_sent msgs_recv segments idle_ms first_work_ms run_ms stop_ms\n");
+    for (int r = 0; r < P.size; r++) {
+        const gtap_dist_stats *s = &all[r];
+        fprintf(stderr, "gtap: stats: %4d %10llu %9llu %6llu %8llu %9llu %6.1f %7.1f %10llu %11llu %9llu "
+                        "%9llu %8llu %7.2f %13.3f %6.1f %7.3f\n",
+                r, (unsigned long long)s->steals_attempted, (unsigned long long)s->steals_succeeded,
+                (unsigned long long)s->requests_served, (unsigned long long)s->tasks_in,
+                (unsigned long long)s->tasks_out, s->bytes_in / 1024.0, s->bytes_out / 1024.0,
+                (unsigned long long)s->results_in, (unsigned long long)s->results_out,
+                (unsigned long long)s->msgs_sent, (unsigned long long)s->msgs_received,
+                (unsigned long long)s->segments, s->idle_ns / 1e6, s->first_work_ns / 1e6, s->run_ns / 1e6,
+                s->stop_latency_ns / 1e6);
+    }
+}
+
+static int drain_step(void)
+{
+    int flag = 0;
+    if (P.rs == RS_ENDED) {
+        /* S7: our requests answered and the node's exports delivered; then no message of
+         * this run is in flight once every rank has reached the barrier */
+        if (P.thief.n || P.owed.count || P.inq_head != P.inq.n)
+            return 0;
+        GTAP_MPI_CHECK(MPI_Ibarrier(P.g->comm, &P.drain_req));
+        P.rs = RS_DRAINING;
+        return 1;
+    }
+    if (P.rs == RS_DRAINING) {
+        GTAP_MPI_CHECK(MPI_Test(&P.drain_req, &flag, MPI_STATUS_IGNORE));
+        if (!flag)
+            return 0;
+        P.g->last_stats = P.st;
+        if (!P.g->cfg.stats) {
+            P.rs = RS_OUTSIDE;
+            return 1;
+        }
+        GTAP_MPI_CHECK(MPI_Igather(&P.g->last_stats, (int)sizeof P.st, MPI_BYTE, P.all_stats,
+                                   (int)sizeof P.st, MPI_BYTE, 0, P.g->comm, &P.drain_req));
+        P.rs = RS_STATS;
+        return 1;
+    }
+    if (P.rs == RS_STATS) {
+        GTAP_MPI_CHECK(MPI_Test(&P.drain_req, &flag, MPI_STATUS_IGNORE));
+        if (!flag)
+            return 0;
+        if (P.rank == 0)
+            print_stats(P.all_stats);
+        P.rs = RS_OUTSIDE;
+        return 1;
+    }
+    return 0;
+}
+
+/* ---- host commands (only between runs) ------------------------------------------------- */
+
+static void finish_command(int status)
+{
+    pthread_mutex_lock(&P.g->mu);
+    P.cmd->status = status;
+    P.cmd->done = 1;
+    P.g->cmd = NULL;
+    pthread_cond_broadcast(&P.g->cv);
+    pthread_mutex_unlock(&P.g->mu);
+    P.cmd = NULL;
+    P.cmd_phase = 0;
+}
+
+#define ID_BYTES 128
+#define REPLICATE_CHUNK (1u << 30)
+
+static int start_replicate_chunk(void)
+{
+    gtap_dist_cmd *c = P.cmd;
+    size_t n = c->bytes - P.cmd_off;
+    if (n > REPLICATE_CHUNK)
+        n = REPLICATE_CHUNK;
+    GTAP_MPI_CHECK(MPI_Ibcast((char *)c->buf + P.cmd_off, (int)n, MPI_BYTE, 0, P.g->comm, &P.cmd_req));
+    P.cmd_off += n;
+    return 1;
+}
+
+static int attach_finish(void)
+{
+    gtap_dist_cmd *c = P.cmd;
+    int dup = -1, status = 0;
+    for (int i = 0; i < P.size && dup < 0; i++) {
+        const char *a = P.cmd_ids + (size_t)i * ID_BYTES;
+        if (!a[0])
+            continue;
+        for (int j = i + 1; j < P.size; j++) {
+            if (strcmp(a, P.cmd_ids + (size_t)j * ID_BYTES) == 0) {
+                dup = i;
+                if (P.rank == 0)
+                    fprintf(stderr, "gtap: error: ranks %d and %d use the same GPU (%s): run one rank "
+                                    "per GPU (srun --gpus-per-task=1, or as many ranks per host as GPUs)\n",
+                            i, j, a);
+                break;
+            }
+        }
+    }
+    free(P.cmd_ids);
+    P.cmd_ids = NULL;
+    if (dup >= 0)
+        status = GTAP_DIST_ERR_DEVICE;
+    if (status == 0) {
+        P.region = c->region;
+        P.no_taskwait = (int)c->desc.no_taskwait;
+        gtap_mbox_bind_producer(&P.inbox, P.region, GTAP_MBOX_INBOX);
+        gtap_mbox_bind_consumer(&P.outbox, P.region, GTAP_MBOX_OUTBOX);
+        P.region->status.epoch = P.epoch; /* N5: run numbers continue across attachments */
+        snprintf(P.g->device, sizeof P.g->device, "%s", c->device);
+    }
+    return status;
+}
+
+static int command_step(void)
+{
+    int flag = 0;
+    if (P.rs != RS_OUTSIDE)
+        return 0;
+    if (!P.cmd) {
+        pthread_mutex_lock(&P.g->mu);
+        P.cmd = P.g->cmd;
+        pthread_mutex_unlock(&P.g->mu);
+        if (!P.cmd)
+            return 0;
+        P.cmd_phase = 1;
+        switch (P.cmd->kind) {
+        case GTAP_CMD_ATTACH:
+            if (P.region) {
+                finish_command(GTAP_DIST_ERR_STATE);
+                return 1;
+            }
+            P.cmd_ids = (char *)calloc((size_t)P.size, ID_BYTES);
+            if (!P.cmd_ids)
+                gtap_dist_fatal("out of host memory in the proxy");
+            snprintf(P.cmd_ids + (size_t)P.rank * ID_BYTES, ID_BYTES, "%s", P.cmd->device_id);
+            GTAP_MPI_CHECK(MPI_Iallgather(MPI_IN_PLACE, 0, MPI_DATATYPE_NULL, P.cmd_ids, ID_BYTES, MPI_BYTE,
+                                          P.g->comm, &P.cmd_req));
+            return 1;
+        case GTAP_CMD_DETACH:
+            P.region = NULL;
+            finish_command(0);
+            return 1;
+        case GTAP_CMD_REPLICATE:
+            if (P.rank == 0 && P.cmd->buf != P.cmd->src && P.cmd->bytes)
+                memmove(P.cmd->buf, P.cmd->src, P.cmd->bytes);
+            P.cmd_off = 0;
+            if (P.cmd->bytes == 0) {
+                finish_command(0);
+                return 1;
+            }
+            return start_replicate_chunk();
+        case GTAP_CMD_ALLREDUCE:
+            GTAP_MPI_CHECK(MPI_Iallreduce(MPI_IN_PLACE, P.cmd->buf, P.cmd->count, MPI_UINT64_T,
+                                          P.cmd->op == GTAP_DIST_MAX ? MPI_MAX : MPI_SUM, P.g->comm, &P.cmd_req));
+            return 1;
+        case GTAP_CMD_STATS:
+            GTAP_MPI_CHECK(MPI_Igather(&P.g->last_stats, (int)sizeof P.st, MPI_BYTE,
+                                       P.rank == 0 ? P.cmd->buf : NULL, (int)sizeof P.st, MPI_BYTE, 0,
+                                       P.g->comm, &P.cmd_req));
+            if (P.rank == 0 && !P.cmd->buf)
+                gtap_dist_fatal("gtap_dist_stats_gather(NULL) on rank 0");
+            return 1;
+        case GTAP_CMD_BARRIER:
+        case GTAP_CMD_FINALIZE:
+            GTAP_MPI_CHECK(MPI_Ibarrier(P.g->comm, &P.cmd_req));
+            return 1;
+        default:
+            finish_command(GTAP_DIST_ERR_ARG);
+            return 1;
+        }
+    }
+    GTAP_MPI_CHECK(MPI_Test(&P.cmd_req, &flag, MPI_STATUS_IGNORE));
+    if (!flag)
+        return 0;
+    switch (P.cmd->kind) {
+    case GTAP_CMD_ATTACH:
+        finish_command(attach_finish());
+        break;
+    case GTAP_CMD_REPLICATE:
+        if (P.cmd_off < P.cmd->bytes)
+            return start_replicate_chunk();
+        finish_command(0);
+        break;
+    case GTAP_CMD_FINALIZE:
+        if (P.region && P.rank == 0)
+            fprintf(stderr, "gtap: warning: gtap_dist_finalize() before gtap_finalize()\n");
+        P.quit = 1;
+        finish_command(0);
+        break;
+    default:
+        finish_command(0);
+    }
+    return 1;
+}
+
+/* ---- watchdog (GTAP_WATCHDOG_S) --------------------------------------------------------- */
+
+static void dump_state(void)
+{
+    char buf[4096];
+    int n = 0;
+    gtap_node_region *r = P.region;
+#define OUT(...) n += snprintf(buf + n, sizeof buf - (size_t)(n < (int)sizeof buf ? n : (int)sizeof buf), __VA_ARGS__)
+    OUT("gtap: watchdog dump of rank %d (host %s, %s): proxy %s, run %u, stop known for run %u, "
+        "termination %s\n", P.rank, P.g->host, P.g->device, rs_str(P.rs), P.epoch, P.stop_epoch,
+        P.safra_on ? "by Safra token" : "by root completion");
+    if (r) {
+        gtap_node_status *s = &r->status;
+        OUT("gtap:   node: idle %u, in_run %u, error %u, segments %llu, runnable %llu, live records %llu, "
+            "imported %llu, exported %llu, results applied %llu\n", s->idle, s->in_run, s->error,
+            (unsigned long long)s->segments, (unsigned long long)s->runnable, (unsigned long long)s->live,
+            (unsigned long long)s->tasks_imported, (unsigned long long)s->tasks_exported,
+            (unsigned long long)s->results_applied);
+        OUT("gtap:   inbox: head %llu tail %llu (+%d queued in the proxy); outbox: head %llu tail %llu\n",
+            (unsigned long long)r->inbox.head, (unsigned long long)r->inbox.tail, P.inq.n - P.inq_head,
+            (unsigned long long)r->outbox.head, (unsigned long long)r->outbox.tail);
+    } else {
+        OUT("gtap:   no node attached\n");
+    }
+    OUT("gtap:   steal requests in flight: %d", P.thief.n);
+    for (int i = 0; i < P.thief.n; i++)
+        OUT(" [to rank %d, id %u, %.1f ms ago]", P.thief.req[i].victim, P.thief.req[i].id,
+            (gtap_dist_now_ns() - P.thief.req[i].sent_ns) / 1e6);
+    OUT("; export requests owed by the node: %u\n", P.owed.count);
+    OUT("gtap:   Safra: count %lld, %s, token %s (wave %u), waves started %u; delayed messages %d, "
+        "deferred %d, sends pending %d\n", (long long)P.safra.count, P.safra.black ? "black" : "white",
+        P.safra.has_token ? "held" : "not held", P.safra.wave, P.safra.waves, P.delayed.n, P.deferred.n,
+        P.sends.n);
+#undef OUT
+    fputs(buf, stderr);
+    fflush(stderr);
+}
+
+static void watchdog_step(void)
+{
+    uint64_t now, seg;
+    if (P.g->cfg.watchdog_s <= 0)
+        return;
+    now = gtap_dist_now_ns();
+    seg = P.region ? __atomic_load_n(&P.region->status.segments, __ATOMIC_RELAXED) : 0;
+    if (seg != P.last_segments) {
+        P.last_segments = seg;
+        P.progressed = 1;
+    }
+    if (P.progressed || (P.rs == RS_OUTSIDE && !P.cmd)) {
+        P.last_progress_ns = now;
+        P.progressed = 0;
+        return;
+    }
+    if ((double)(now - P.last_progress_ns) > P.g->cfg.watchdog_s * 1e9) {
+        dump_state();
+        gtap_dist_fatal("watchdog: no progress for %.1f s (GTAP_WATCHDOG_S=%g)",
+                        (now - P.last_progress_ns) / 1e9, P.g->cfg.watchdog_s);
+    }
+}
+
+/* ---- the loop --------------------------------------------------------------------------- */
+
+static void backoff(int progress, uint32_t *idle)
+{
+    if (progress) {
+        *idle = 0;
+        return;
+    }
+    (*idle)++;
+    if (*idle < 16)
+        return;
+    if (*idle < 64 || P.g->cfg.proxy_sleep_us == 0) {
+        sched_yield();
+        return;
+    }
+    {
+        uint32_t us = (*idle - 64) / 8 + 1;
+        struct timespec ts;
+        if (us > P.g->cfg.proxy_sleep_us)
+            us = P.g->cfg.proxy_sleep_us;
+        ts.tv_sec = 0;
+        ts.tv_nsec = (long)us * 1000;
+        nanosleep(&ts, NULL);
+    }
+}
+
+void *gtap_proxy_main(void *arg)
+{
+    uint32_t idle = 0;
+    (void)arg;
+    memset(&P, 0, sizeof P);
+    P.g = &gtap_dist_g;
+    P.rank = P.g->rank;
+    P.size = P.g->size;
+    P.rs = RS_OUTSIDE;
+    P.aggs = (agg *)calloc((size_t)P.size, sizeof *P.aggs);
+    P.seen_progress = (uint64_t *)calloc((size_t)P.size, sizeof *P.seen_progress);
+    P.all_stats = (gtap_dist_stats *)calloc((size_t)P.size, sizeof *P.all_stats);
+    if (!P.aggs || !P.seen_progress || !P.all_stats)
+        gtap_dist_fatal("out of host memory in the proxy");
+    P.victims.local = P.g->local_peers;
+    P.victims.nlocal = P.g->nlocal;
+    P.victims.remote = P.g->remote_peers;
+    P.victims.nremote = P.g->nremote;
+    P.victims.rng = 0x243f6a8885a308d3ull ^ ((uint64_t)P.rank * 0x9e3779b97f4a7c15ull);
+    P.victims.last = -1;
+    P.rng = P.g->cfg.delay_seed ^ ((uint64_t)(P.rank + 1) * 0xbf58476d1ce4e5b9ull);
+    P.last_progress_ns = gtap_dist_now_ns();
+    while (!P.quit) {
+        int progress = 0;
+        progress += poll_network();
+        progress += poll_delayed();
+        progress += poll_outbox();
+        progress += inbox_flush();
+        progress += flush_results();
+        progress += steal_step();
+        progress += term_step();
+        progress += complete_sends();
+        progress += drain_step();
+        progress += command_step();
+        watchdog_step();
+        if (P.g->cfg.delay_seed && gtap_proto_rand(&P.rng) % 16 == 0) {
+            struct timespec ts = {0, (long)(1000ull * (gtap_proto_rand(&P.rng) % (P.g->cfg.delay_max_us / 4 + 1)))};
+            nanosleep(&ts, NULL);
+        }
+        backoff(progress, &idle);
+    }
+    /* every run is drained, so only completed sends can remain */
+    while (P.sends.n)
+        complete_sends();
+    for (int r = 0; r < P.size; r++)
+        free(P.aggs[r].buf);
+    free(P.aggs);
+    free(P.seen_progress);
+    free(P.all_stats);
+    free(P.sends.v);
+    free(P.delayed.v);
+    free(P.deferred.v);
+    free(P.inq.v);
+    gtap_victim_free(&P.owed);
+    return NULL;
+}
