@@ -1,0 +1,48 @@
+/* dist_app.h - what the distributed example apps share: argument parsing, timing, and a
+ * PASS/FAIL report on rank 0 against a value computed sequentially on the host. Include
+ * after the runtime header. */
+#ifndef GTAP_DIST_APP_H
+#define GTAP_DIST_APP_H
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "gtap_dist.h"
+
+static inline double app_now_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
+}
+
+static inline long long app_arg(int argc, char **argv, int i, long long dflt)
+{
+    return argc > i ? strtoll(argv[i], NULL, 0) : dflt;
+}
+
+/* Prints one line on rank 0 and returns the process exit status (0 on other ranks). */
+static inline int app_report(const char *what, long long got, long long want, double ms)
+{
+    if (gtap_dist_rank() != 0)
+        return 0;
+    if (want < 0 || got == want) {
+        printf("PASS: %s = %lld on %d rank(s) in %.3f ms\n", what, got, gtap_dist_size(), ms);
+        return 0;
+    }
+    printf("FAIL: %s = %lld, expected %lld (%d rank(s))\n", what, got, want, gtap_dist_size());
+    return 1;
+}
+
+#define APP_CUDA(call)                                                                           \
+    do {                                                                                         \
+        cudaError_t e_ = (call);                                                                 \
+        if (e_ != cudaSuccess) {                                                                 \
+            printf("FAIL: %s: %s\n", #call, cudaGetErrorString(e_));                             \
+            return 1;                                                                            \
+        }                                                                                        \
+    } while (0)
+
+#endif /* GTAP_DIST_APP_H */
