@@ -12,16 +12,6 @@
 /* Thieves announce themselves on the active counter before claiming (sched.cuh). */
 #define GTAP_Q_CLAIM_COVERED 0
 
-GTAP_DEV gtap_deque *gtap_deque_of(uint32_t worker, uint32_t q)
-{
-    return &gtap_dev.deques[worker * (uint32_t)gtap_dev.num_queues + q];
-}
-
-GTAP_DEV uint32_t *gtap_ring_of(uint32_t worker, uint32_t q)
-{
-    return gtap_dev.rings + (size_t)(worker * (uint32_t)gtap_dev.num_queues + q) * gtap_dev.ring_capacity;
-}
-
 GTAP_DEV void gtap_q_init(gtap_warp_sh *sh, uint32_t w)
 {
     for (int q = 0; q < gtap_dev.num_queues; q++) {
@@ -33,22 +23,15 @@ GTAP_DEV void gtap_q_init(gtap_warp_sh *sh, uint32_t w)
     sh->refresh = 0;
 }
 
+/* Capacity check and cache refresh (steal end in head): worker_shared.cuh. */
 GTAP_DEV int gtap_q_room(gtap_warp_sh *sh, uint32_t w, uint32_t q, uint32_t pos)
 {
-    if (pos - sh->head_cache[q] < gtap_dev.ring_capacity)
-        return 1;
-    atomicOr(&sh->refresh, 1u); /* ask lane 0 to refresh the cache between iterations */
-    return pos - gtap_ld_acquire_u32(&gtap_deque_of(w, q)->head) < gtap_dev.ring_capacity;
+    return gtap_q_room_by_head(sh, w, q, pos);
 }
 
-/* Between iterations, lane 0: refreshes the cached steal ends if a spawn found them stale. */
 GTAP_DEV void gtap_q_refresh(gtap_warp_sh *sh, uint32_t w)
 {
-    if (!sh->refresh)
-        return;
-    sh->refresh = 0;
-    for (int q = 0; q < gtap_dev.num_queues; q++)
-        sh->head_cache[q] = gtap_ld_relaxed_u32(&gtap_deque_of(w, q)->head);
+    gtap_q_refresh_by_head(sh, w);
 }
 
 GTAP_DEV void gtap_q_quiesce(uint32_t w)

@@ -23,16 +23,6 @@
  * announcement on the global active counter (docs/termination.md). */
 #define GTAP_Q_CLAIM_COVERED 1
 
-GTAP_DEV gtap_deque *gtap_deque_of(uint32_t worker, uint32_t q)
-{
-    return &gtap_dev.deques[worker * (uint32_t)gtap_dev.num_queues + q];
-}
-
-GTAP_DEV uint32_t *gtap_ring_of(uint32_t worker, uint32_t q)
-{
-    return gtap_dev.rings + (size_t)(worker * (uint32_t)gtap_dev.num_queues + q) * gtap_dev.ring_capacity;
-}
-
 /* Kernel start, lane 0: the deques are empty between launches (tail == head). */
 GTAP_DEV void gtap_q_init(gtap_warp_sh *sh, uint32_t w)
 {
@@ -45,26 +35,15 @@ GTAP_DEV void gtap_q_init(gtap_warp_sh *sh, uint32_t w)
     sh->refresh = 0;
 }
 
-/* May the owner write ring position pos of queue q? Any lane. head_cache (refreshed by lane
- * 0 between iterations) is a lower bound of head, so the check is conservative; on failure
- * the lane reloads head with acquire, which pairs with the releasing unlock of the last
- * thief: its reads of the slots are done. */
+/* Capacity check and cache refresh (steal end in head): worker_shared.cuh. */
 GTAP_DEV int gtap_q_room(gtap_warp_sh *sh, uint32_t w, uint32_t q, uint32_t pos)
 {
-    if (pos - sh->head_cache[q] < gtap_dev.ring_capacity)
-        return 1;
-    atomicOr(&sh->refresh, 1u); /* ask lane 0 to refresh the cache between iterations */
-    return pos - gtap_ld_acquire_u32(&gtap_deque_of(w, q)->head) < gtap_dev.ring_capacity;
+    return gtap_q_room_by_head(sh, w, q, pos);
 }
 
-/* Between iterations, lane 0: refreshes the cached steal ends if a spawn found them stale. */
 GTAP_DEV void gtap_q_refresh(gtap_warp_sh *sh, uint32_t w)
 {
-    if (!sh->refresh)
-        return;
-    sh->refresh = 0;
-    for (int q = 0; q < gtap_dev.num_queues; q++)
-        sh->head_cache[q] = gtap_ld_relaxed_u32(&gtap_deque_of(w, q)->head);
+    gtap_q_refresh_by_head(sh, w);
 }
 
 /* Before the owner goes idle, lane 0: waits until no thief is between its claim and its

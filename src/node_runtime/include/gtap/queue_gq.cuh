@@ -16,11 +16,6 @@
 /* Thieves announce themselves on the active counter before claiming (sched.cuh). */
 #define GTAP_Q_CLAIM_COVERED 0
 
-GTAP_DEV uint32_t *gtap_ring_of(uint32_t worker, uint32_t q)
-{
-    return gtap_dev.rings + (size_t)(worker * (uint32_t)gtap_dev.num_queues + q) * gtap_dev.ring_capacity;
-}
-
 GTAP_DEV void gtap_q_init(gtap_warp_sh *sh, uint32_t w)
 {
     (void)w;

@@ -15,6 +15,7 @@
 #define GTAP_WORKER_THREAD_CUH
 
 #include "gtap/device.cuh"
+#include "gtap/entry.cuh"
 #include "gtap/worker_shared.cuh"
 #include "gtap/profile.cuh"
 #include "gtap/sched.cuh"
@@ -471,54 +472,11 @@ static __device__ __noinline__ void gtap_thread_scheduler(void)
     GTAP_PROFILE_FLUSH(lane == 0, w);
 }
 
-/* ---- #pragma gtap entry ------------------------------------------------------------------- */
-
-GTAP_DEV int gtap_entry_is_master(void)
-{
-    return blockIdx.x == 0 && threadIdx.x == 0;
-}
-
-GTAP_API void *gtap_entry_begin(unsigned fn, unsigned data_size, unsigned result_size)
-{
-    if (!gtap_entry_is_master())
-        return NULL;
-    if (gtap_dev.records == NULL) {
-        printf("gtap: error: #pragma gtap entry reached before gtap_initialize() succeeded\n");
-        __trap();
-    }
-    if (fn >= 0xffffu || data_size > gtap_dev.data_capacity || result_size > 256) {
-        gtap_raise(GTAP_ERR_DATA_TOO_LARGE, data_size, gtap_dev.data_capacity, 0, 0, (int)fn, __LINE__);
-        return gtap_scratch_record;
-    }
-    uint32_t id = gtap_root_id();
-    unsigned char *rec = gtap_record(id);
-#if defined(GTAP_ASSUME_NO_TASKWAIT)
-    ((gtap_task_header_nt *)rec)->fn_state = fn;
-#else
-    gtap_task_header *h = (gtap_task_header *)rec;
-    h->parent = GTAP_NO_TASK;
-    h->pending = 0;
-    h->fn_state = fn;
-    h->cont_queue = 0;
-    h->result_dst = result_size ? (uint64_t)(uintptr_t)gtap_dev.root_result : 0;
-#endif
-    return rec + gtap_dev.data_offset;
-}
+/* ---- #pragma gtap entry (gtap_entry_begin / gtap_entry_result: gtap/entry.cuh) -------- */
 
 GTAP_API void gtap_entry_run(void)
 {
-    gtap_thread_scheduler();
-}
-
-GTAP_API const void *gtap_entry_result(void)
-{
-    if (!gtap_entry_is_master())
-        return NULL;
-    /* Acquire: the root's result store happened before the run was declared done. */
-    if (gtap_ld_acquire_u32(&gtap_dev.ctl->terminate) == GTAP_RUN_ABORT ||
-        gtap_ld_relaxed_u32(&gtap_dev.ctl->error_claim) != 0)
-        return NULL;
-    return gtap_dev.root_result;
+    gtap_thread_scheduler(); /* the master lane that wrote the root's arguments runs it */
 }
 
 #endif /* GTAP_WORKER_THREAD_CUH */
