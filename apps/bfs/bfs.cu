@@ -1,0 +1,166 @@
+/* bfs.cu - asynchronous (label-correcting) BFS, the paper's Program 5 and section 6.2 BFS:
+ * a task bfs(v) relaxes v's edges with atomicMin on the depths and spawns bfs(u) for every
+ * neighbour it improved (detached tasks, built with -fgtap-no-taskwait). Thread-level: one
+ * thread per task; a vertex with more than 64 edges first spawns one task per 64-edge chunk
+ * (the paper's BFS_SPLIT_THRESHOLD). -DAPP_BLOCK (with GTAP_BLOCK_SIZE): one block per vertex,
+ * edges strided over its threads. Checked against a CPU queue BFS. Graph: app_graph.h.
+ */
+#include <vector>
+
+#if defined(APP_BLOCK)
+#include "gtap_block.cuh"
+#else
+#include "gtap_thread.cuh"
+#endif
+#include "gtap_app.cuh"
+#include "app_graph.h"
+
+#define BFS_SPLIT 64
+
+__device__ const int *g_row;
+__device__ const int *g_col;
+__device__ int *g_depth;
+
+#if defined(APP_BLOCK)
+#pragma gtap function
+__device__ void bfs(int v)
+{
+    const int dv = __ldcg(&g_depth[v]);
+    const int end = g_row[v + 1];
+    for (int e = g_row[v] + (int)threadIdx.x; e < end; e += (int)blockDim.x) {
+        const int u = g_col[e];
+        if (atomicMin(&g_depth[u], dv + 1) > dv + 1) {
+#pragma gtap task
+            bfs(u);
+        }
+    }
+}
+
+__global__ void bfs_kernel(int source)
+{
+#pragma gtap entry
+    bfs(source);
+}
+#else
+/* bfs(v, -1, -1) relaxes all of v's edges (splitting first when there are many);
+ * bfs(v, b, e) relaxes edges [b, e). */
+#pragma gtap function
+__device__ void bfs(int v, int begin, int end)
+{
+    const int dv = __ldcg(&g_depth[v]);
+    if (begin < 0) {
+        begin = g_row[v];
+        end = g_row[v + 1];
+        if (end - begin > BFS_SPLIT) {
+            for (int s = begin; s < end; s += BFS_SPLIT) {
+#pragma gtap task
+                bfs(v, s, min(s + BFS_SPLIT, end));
+            }
+            return;
+        }
+    }
+    for (int e = begin; e < end; e++) {
+        const int u = g_col[e];
+        if (atomicMin(&g_depth[u], dv + 1) > dv + 1) {
+#pragma gtap task
+            bfs(u, -1, -1);
+        }
+    }
+}
+
+__global__ void bfs_kernel(int source)
+{
+#pragma gtap entry
+    bfs(source, -1, -1);
+}
+#endif
+
+int main(int argc, char **argv)
+{
+    static app_stats stats;
+    app_cli c;
+    app_cli_init(&c, "bfs", APP_GTAP_IMPL, 1 << 16);
+    static const char *const keys[] = {"source", APP_GRAPH_KEYS, NULL};
+    int rc = app_cli_parse(&c, argc, argv, keys, "--n is the number of vertices; [--source V] " APP_GRAPH_USAGE);
+    if (rc)
+        return rc < 0 ? 0 : rc;
+    app_require_device(&c);
+    app_csr g;
+    if (app_graph_setup(&c, &g))
+        return 1;
+    const int nv = g.nrows;
+    const int source = (int)app_opt_ll(&c, "source", app_graph_first_nonisolated(&g, 0));
+    if (source < 0 || source >= nv) {
+        fprintf(stderr, "bfs: --source must be a vertex (0..%d)\n", nv - 1);
+        return 2;
+    }
+    app_param(&c, "source=%d", source);
+    int max_degree = 0;
+    for (int v = 0; v < nv; v++)
+        max_degree = g.row[v + 1] - g.row[v] > max_degree ? g.row[v + 1] - g.row[v] : max_degree;
+    if (!c.max_tasks) {
+        /* one task may spawn a task per neighbour (block) or per 64-edge chunk (thread):
+         * size the deques for the largest fan-out of a full warp / block */
+#if defined(APP_BLOCK)
+        long long need = 2ll * max_degree;
+        long long deflt = GTAP_MAX_TASKS_PER_BLOCK;
+#else
+        long long need = 32ll * (max_degree / BFS_SPLIT + BFS_SPLIT);
+        long long deflt = GTAP_MAX_TASKS_PER_WARP;
+#endif
+        c.max_tasks = need > deflt ? need : 0;
+        if (c.max_tasks > (1 << 22))
+            c.max_tasks = 1 << 22;
+    }
+    int *d_row = NULL, *d_col = NULL, *d_depth = NULL;
+    if (cudaMalloc(&d_row, ((size_t)nv + 1) * sizeof(int)) != cudaSuccess ||
+        cudaMalloc(&d_col, (size_t)(g.nnz ? g.nnz : 1) * sizeof(int)) != cudaSuccess ||
+        cudaMalloc(&d_depth, (size_t)nv * sizeof(int)) != cudaSuccess) {
+        fprintf(stderr, "bfs: cannot allocate device memory\n");
+        return 1;
+    }
+    cudaMemcpy(d_row, g.row, ((size_t)nv + 1) * sizeof(int), cudaMemcpyHostToDevice);
+    cudaMemcpy(d_col, g.col, (size_t)g.nnz * sizeof(int), cudaMemcpyHostToDevice);
+    cudaMemcpyToSymbol(g_row, &d_row, sizeof d_row);
+    cudaMemcpyToSymbol(g_col, &d_col, sizeof d_col);
+    cudaMemcpyToSymbol(g_depth, &d_depth, sizeof d_depth);
+    if (app_gtap_init(&c))
+        return 1;
+    app_banner(&c);
+    rc = app_gtap_run(
+        &c, &stats,
+        [&](int) {
+            const int zero = 0;
+            cudaMemset(d_depth, 0x3f, (size_t)nv * sizeof(int)); /* APP_BFS_INF */
+            cudaMemcpy(d_depth + source, &zero, sizeof zero, cudaMemcpyHostToDevice);
+        },
+        [&] { return gtap_launch(bfs_kernel, source); });
+    if (rc)
+        return 1;
+    std::vector<int> depth(nv), ref(nv);
+    cudaMemcpy(depth.data(), d_depth, (size_t)nv * sizeof(int), cudaMemcpyDeviceToHost);
+    int reached = 0, deepest = 0;
+    for (int v = 0; v < nv; v++)
+        if (depth[v] != APP_BFS_INF) {
+            reached++;
+            deepest = depth[v] > deepest ? depth[v] : deepest;
+        }
+    app_check_t check = APP_CHECK_SKIPPED;
+    if (c.check) {
+        long long bad = 0;
+        app_bfs_reference(&g, source, ref.data());
+        for (int v = 0; v < nv; v++)
+            if (depth[v] != ref[v] && bad++ < 5)
+                fprintf(c.out, "bfs: depth[%d] = %d, expected %d\n", v, depth[v], ref[v]);
+        check = bad ? APP_CHECK_FAIL : APP_CHECK_PASS;
+    }
+    char answer[96];
+    snprintf(answer, sizeof answer, "vertices=%d;edges=%lld;reached=%d;depth=%d", nv, g.nnz, reached, deepest);
+    cudaFree(d_row);
+    cudaFree(d_col);
+    cudaFree(d_depth);
+    app_csr_free(&g);
+    if (gtap_finalize() != cudaSuccess)
+        return 1;
+    return app_report(&c, &stats, check, answer);
+}
