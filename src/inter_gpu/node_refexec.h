@@ -584,7 +584,8 @@ static int gtap_rxd_poll(void *ctx, gtap_rx *rx, int idle)
         gtap_rxd_publish_counters(d);
         d->region->status.in_run = 0;
         d->in_run = 0;
-        while (gtap_mbox_post(&d->outbox, GTAP_NODE_MSG_RUN_END, d->epoch, NULL, 0) != 0) {
+        uint64_t run_ns = gtap_rxd_now() - d->run_begin_ns;
+        while (gtap_mbox_post(&d->outbox, GTAP_NODE_MSG_RUN_END, d->epoch, &run_ns, sizeof run_ns) != 0) {
             struct timespec ts = {0, 20 * 1000};
             nanosleep(&ts, NULL);
         }

@@ -73,6 +73,7 @@ uint32_t gtap_thief_add(gtap_thief *t, int victim, uint64_t now_ns);
 int gtap_thief_remove(gtap_thief *t, int victim, uint32_t id);
 
 /* ---- Export requests forwarded to this rank's node (victim side), answered in order ---- */
+#define GTAP_PROTO_MAX_OWED 4 /* more requests are answered "nothing" at once (S3) */
 typedef struct gtap_owed {
     int thief;
     uint32_t thief_req;  /* the thief's request id, echoed in the reply */

@@ -16,17 +16,16 @@
 #include "protocol.h"
 #include "termination.h"
 
-/* Run states of the proxy (docs/dist.md T5). */
-enum { RS_OUTSIDE = 1, RS_RUNNING, RS_ENDED, RS_DRAINING, RS_STATS };
+/* Run states of the proxy (docs/dist.md T5). A run ends for this rank when its node
+ * leaves it; control messages of an older run that arrive later are recognized by their
+ * run number (every message carries it) and answered or dropped. */
+enum { RS_OUTSIDE = 1, RS_RUNNING };
 
 static const char *rs_str(int rs)
 {
     switch (rs) {
     case RS_OUTSIDE: return "outside a run";
     case RS_RUNNING: return "running";
-    case RS_ENDED: return "node left the run, waiting for replies";
-    case RS_DRAINING: return "draining (barrier)";
-    case RS_STATS: return "gathering statistics";
     default: return "?";
     }
 }
@@ -35,6 +34,7 @@ typedef struct sendbuf { MPI_Request req; uint8_t *buf; } sendbuf;
 typedef struct netmsg { uint64_t due_ns; int src; uint8_t *buf; int len; } netmsg;
 typedef struct inmsg { unsigned kind; uint32_t arg, bytes; uint8_t *data; } inmsg;
 typedef struct agg { uint8_t *buf; gtap_wire_writer w; } agg;
+typedef struct gather { MPI_Request req; gtap_dist_stats mine, *all; uint32_t epoch; } gather;
 
 #define VEC(T) struct { T *v; int n, cap; }
 #define VEC_PUSH(vec, x)                                                                       \
@@ -77,8 +77,8 @@ static struct proxy {
     VEC(netmsg) delayed;               /* delay injection (GTAP_DIST_DELAY_SEED) */
     VEC(sendbuf) sends;
     agg *aggs;                         /* [size]: results waiting to go to each origin */
-    MPI_Request drain_req;
-    gtap_dist_stats st, *all_stats;
+    VEC(gather) gathers;               /* per-run statistics being gathered, in run order */
+    gtap_dist_stats st;
     uint64_t run_begin_ns, seg0, idle0;
     /* host command in progress */
     gtap_dist_cmd *cmd;
@@ -205,7 +205,7 @@ static void handle_net(int src, uint8_t *buf, int len);
 
 static void begin_run(uint32_t epoch, const uint8_t *pl, uint32_t bytes)
 {
-    if (P.rs != RS_OUTSIDE || epoch != P.epoch + 1)
+    if (P.rs != RS_OUTSIDE || epoch != P.epoch + 1 || P.owed.count)
         gtap_dist_fatal("internal error: the node began run %u while the proxy is %s after run %u",
                         epoch, rs_str(P.rs), P.epoch);
     P.epoch = epoch;
@@ -285,8 +285,10 @@ static void handle_net(int src, uint8_t *buf, int len)
     case GTAP_PROTO_STEAL_REQ: {
         uint32_t node_req, lim[2];
         P.st.requests_received++;
-        /* S3: a victim with nothing (or not in this run) says so at once */
-        if (!in_run(h.epoch) || P.stop_epoch >= h.epoch || node_passive()) {
+        /* S3: a victim with nothing (or not in this run, or whose node has not answered
+         * the export requests it already has) says so at once */
+        if (!in_run(h.epoch) || P.stop_epoch >= h.epoch || P.owed.count >= GTAP_PROTO_MAX_OWED ||
+            node_passive()) {
             send_msg(src, GTAP_PROTO_STEAL_REPLY, h.epoch, h.arg0, 0, NULL, 0);
             break;
         }
@@ -339,15 +341,18 @@ static void handle_net(int src, uint8_t *buf, int len)
         break;
     case GTAP_PROTO_STOP: {
         int kids[32], nk = gtap_proto_tree_children(P.rank, P.size, kids);
-        if (h.epoch <= P.stop_epoch || h.epoch < P.epoch || plen < 8)
-            gtap_dist_fatal("protocol error: unexpected STOP for run %u from rank %d", h.epoch, src);
+        if (plen < 8)
+            gtap_dist_fatal("protocol error: short STOP from rank %d", src);
+        /* forward even a late one (delays may reorder two STOPs): the children need it */
         for (int i = 0; i < nk; i++)
             send_msg(kids[i], GTAP_PROTO_STOP, h.epoch, h.arg0, 0, pl, plen);
+        P.progressed = 1;
+        if (h.epoch <= P.stop_epoch)
+            break; /* a later run's STOP came first: runs end in order, so this one is over */
         P.stop_epoch = h.epoch;
         P.t_term_wall = gtap_wire_get64(pl);
         P.term_mode = h.arg0;
-        P.progressed = 1;
-        if (in_run(h.epoch))
+        if (P.rs == RS_RUNNING && P.epoch <= P.stop_epoch)
             deliver_stop();
         break;
     }
@@ -458,23 +463,37 @@ static void on_completion(uint32_t origin, const void *p, uint32_t bytes)
     }
 }
 
-static void end_run(uint32_t epoch)
+static void end_run(uint32_t epoch, const uint8_t *pl, uint32_t bytes)
 {
     gtap_node_status *s = &P.region->status;
-    if (!in_run(epoch) || P.stop_delivered != epoch)
-        gtap_dist_fatal("internal error: the node left run %u while the proxy is %s in run %u", epoch,
-                        rs_str(P.rs), P.epoch);
-    P.rs = RS_ENDED;
+    uint64_t w = gtap_dist_wall_ns();
+    if (!in_run(epoch) || P.stop_delivered != epoch || P.owed.count)
+        gtap_dist_fatal("internal error: the node left run %u while the proxy is %s in run %u "
+                        "(%u export requests unanswered)", epoch, rs_str(P.rs), P.epoch, P.owed.count);
+    P.rs = RS_OUTSIDE;
     P.st.segments = s->segments - P.seg0;
     P.st.idle_ns = s->idle_ns - P.idle0;
     P.st.first_work_ns = s->first_work_ns ? s->first_work_ns - 1 : 0;
-    P.st.run_ns = gtap_dist_now_ns() - P.run_begin_ns;
-    {
-        uint64_t w = gtap_dist_wall_ns();
-        P.st.stop_latency_ns = P.t_term_wall && w > P.t_term_wall ? w - P.t_term_wall : 0;
-    }
+    P.st.run_ns = bytes >= 8 ? gtap_wire_get64(pl) : gtap_dist_now_ns() - P.run_begin_ns;
+    P.st.stop_latency_ns = P.t_term_wall && w > P.t_term_wall ? w - P.t_term_wall : 0;
     P.st.termination_mode = P.term_mode;
     P.st.safra_waves = P.safra.waves;
+    P.g->last_stats = P.st;
+    if (P.g->cfg.stats || P.g->cfg.require_migration) {
+        /* T5: statistics of this run travel to rank 0 while the next run goes on */
+        gather gth;
+        memset(&gth, 0, sizeof gth);
+        gth.mine = P.st;
+        gth.epoch = epoch;
+        if (P.rank == 0 && !(gth.all = (gtap_dist_stats *)calloc((size_t)P.size, sizeof *gth.all)))
+            gtap_dist_fatal("out of host memory in the proxy");
+        VEC_PUSH(P.gathers, gth);
+        {
+            gather *g = &P.gathers.v[P.gathers.n - 1];
+            GTAP_MPI_CHECK(MPI_Igather(&g->mine, (int)sizeof g->mine, MPI_BYTE, g->all, (int)sizeof g->mine,
+                                       MPI_BYTE, 0, P.g->comm, &g->req));
+        }
+    }
 }
 
 /* N8: the node failed; its ERROR message (posted before the flag) carries the cause. */
@@ -498,18 +517,16 @@ static int poll_outbox(void)
         return 0;
     if (__atomic_load_n(&P.region->status.error, __ATOMIC_ACQUIRE))
         node_failed();
-    if (P.rs != RS_OUTSIDE && P.rs != RS_RUNNING)
-        return 0;
     if (P.g->cfg.delay_seed && gtap_proto_rand(&P.rng) % 4 == 0)
         return 0; /* delay injection: leave the outbox for a while */
-    while (n < 64 && (P.rs == RS_OUTSIDE || P.rs == RS_RUNNING) && (h = gtap_mbox_peek(&P.outbox))) {
+    while (n < 64 && (h = gtap_mbox_peek(&P.outbox))) {
         const uint8_t *pl = (const uint8_t *)(h + 1);
         switch (h->kind) {
         case GTAP_NODE_MSG_RUN_BEGIN:
             begin_run(h->arg, pl, h->bytes);
             break;
         case GTAP_NODE_MSG_RUN_END:
-            end_run(h->arg);
+            end_run(h->arg, pl, h->bytes);
             break;
         case GTAP_NODE_MSG_EXPORTED: {
             gtap_owed o;
@@ -557,16 +574,26 @@ static int poll_outbox(void)
 
 /* ---- stealing and termination ---------------------------------------------------------- */
 
+/* Requests in flight that count against GTAP_DIST_MAX_INFLIGHT: a victim whose node is
+ * inside a long task segment answers late, and must not stop us asking others (S4). */
+static int inflight_young(uint64_t now)
+{
+    int n = 0;
+    for (int i = 0; i < P.thief.n; i++)
+        n += now - P.thief.req[i].sent_ns < P.g->cfg.slow_request_ns;
+    return n;
+}
+
 static int steal_step(void)
 {
     uint64_t now;
     int victim;
     uint32_t id;
     if (P.rs != RS_RUNNING || P.stop_epoch >= P.epoch || P.size == 1 ||
-        P.thief.n >= P.g->cfg.max_inflight || !node_passive())
+        P.thief.n >= GTAP_PROTO_MAX_INFLIGHT || !node_passive())
         return 0;
     now = gtap_dist_now_ns();
-    if (now < P.next_steal_ns)
+    if (now < P.next_steal_ns || inflight_young(now) >= P.g->cfg.max_inflight)
         return 0;
     victim = gtap_victims_pick(&P.victims);
     if (victim < 0)
@@ -608,7 +635,7 @@ static int term_step(void)
 
 /* ---- the end of a run: drain (T5) ------------------------------------------------------- */
 
-static void print_stats(const gtap_dist_stats *all)
+static void print_stats(const gtap_dist_stats *all, uint32_t epoch)
 {
     uint64_t maxstop = 0, att = 0, ok = 0, msgs = 0;
     for (int r = 0; r < P.size; r++) {
@@ -620,7 +647,7 @@ static void print_stats(const gtap_dist_stats *all)
     }
     fprintf(stderr, "gtap: stats: run %u, %d ranks, termination by %s, stop latency max %.3f ms, "
                     "steals %llu/%llu, messages %llu (%.1f per successful steal)\n",
-            P.epoch, P.size, all[0].termination_mode == 2 ? "Safra token" : "root completion",
+            epoch, P.size, all[0].termination_mode == 2 ? "Safra token" : "root completion",
             maxstop / 1e6, (unsigned long long)ok, (unsigned long long)att, (unsigned long long)msgs,
             ok ? (double)msgs / (double)ok : 0.0);
     fprintf(stderr, "gtap: stats: rank steals_att steals_ok served tasks_in tasks_out kib_in kib_out "
@@ -639,42 +666,31 @@ static void print_stats(const gtap_dist_stats *all)
     }
 }
 
-static int drain_step(void)
+/* Completes the per-run statistics gathers in order; rank 0 prints and checks them. */
+static int gather_step(void)
 {
     int flag = 0;
-    if (P.rs == RS_ENDED) {
-        /* S7: our requests answered and the node's exports delivered; then no message of
-         * this run is in flight once every rank has reached the barrier */
-        if (P.thief.n || P.owed.count || P.inq_head != P.inq.n)
-            return 0;
-        GTAP_MPI_CHECK(MPI_Ibarrier(P.g->comm, &P.drain_req));
-        P.rs = RS_DRAINING;
-        return 1;
+    gather *g;
+    if (P.gathers.n == 0)
+        return 0;
+    g = &P.gathers.v[0];
+    GTAP_MPI_CHECK(MPI_Test(&g->req, &flag, MPI_STATUS_IGNORE));
+    if (!flag)
+        return 0;
+    if (P.rank == 0 && P.g->cfg.stats)
+        print_stats(g->all, g->epoch);
+    if (P.rank == 0 && P.g->cfg.require_migration && P.size > 1) {
+        uint64_t moved = 0;
+        for (int r = 0; r < P.size; r++)
+            moved += g->all[r].tasks_in;
+        if (moved == 0)
+            gtap_dist_fatal("test: no task migrated in run %u of %d ranks "
+                            "(GTAP_DIST_TEST_REQUIRE_MIGRATION=1)", g->epoch, P.size);
     }
-    if (P.rs == RS_DRAINING) {
-        GTAP_MPI_CHECK(MPI_Test(&P.drain_req, &flag, MPI_STATUS_IGNORE));
-        if (!flag)
-            return 0;
-        P.g->last_stats = P.st;
-        if (!P.g->cfg.stats) {
-            P.rs = RS_OUTSIDE;
-            return 1;
-        }
-        GTAP_MPI_CHECK(MPI_Igather(&P.g->last_stats, (int)sizeof P.st, MPI_BYTE, P.all_stats,
-                                   (int)sizeof P.st, MPI_BYTE, 0, P.g->comm, &P.drain_req));
-        P.rs = RS_STATS;
-        return 1;
-    }
-    if (P.rs == RS_STATS) {
-        GTAP_MPI_CHECK(MPI_Test(&P.drain_req, &flag, MPI_STATUS_IGNORE));
-        if (!flag)
-            return 0;
-        if (P.rank == 0)
-            print_stats(P.all_stats);
-        P.rs = RS_OUTSIDE;
-        return 1;
-    }
-    return 0;
+    free(g->all);
+    memmove(&P.gathers.v[0], &P.gathers.v[1], (size_t)(P.gathers.n - 1) * sizeof *g);
+    P.gathers.n--;
+    return 1;
 }
 
 /* ---- host commands (only between runs) ------------------------------------------------- */
@@ -742,7 +758,9 @@ static int attach_finish(void)
 static int command_step(void)
 {
     int flag = 0;
-    if (P.rs != RS_OUTSIDE)
+    /* S7: between runs, and with every request of ours answered, so that after the last
+     * command (the finalize barrier) no runtime message is in flight */
+    if (P.rs != RS_OUTSIDE || P.thief.n || P.gathers.n)
         return 0;
     if (!P.cmd) {
         pthread_mutex_lock(&P.g->mu);
@@ -829,9 +847,14 @@ static void dump_state(void)
     int n = 0;
     gtap_node_region *r = P.region;
 #define OUT(...) n += snprintf(buf + n, sizeof buf - (size_t)(n < (int)sizeof buf ? n : (int)sizeof buf), __VA_ARGS__)
+    static const char *cmds[] = {"", "attaching the node (gtap_initialize)", "detaching the node",
+                                 "gtap_replicate", "gtap_dist_allreduce_u64", "gtap_dist_barrier",
+                                 "gtap_dist_stats_gather", "gtap_dist_finalize"};
     OUT("gtap: watchdog dump of rank %d (host %s, %s): proxy %s, run %u, stop known for run %u, "
-        "termination %s\n", P.rank, P.g->host, P.g->device, rs_str(P.rs), P.epoch, P.stop_epoch,
-        P.safra_on ? "by Safra token" : "by root completion");
+        "termination %s%s%s\n", P.rank, P.g->host, P.g->device, rs_str(P.rs), P.epoch, P.stop_epoch,
+        P.safra_on ? "by Safra token" : "by root completion",
+        P.cmd ? ", waiting for every rank in the collective of " : "",
+        P.cmd && P.cmd->kind > 0 && P.cmd->kind <= GTAP_CMD_FINALIZE ? cmds[P.cmd->kind] : "");
     if (r) {
         gtap_node_status *s = &r->status;
         OUT("gtap:   node: idle %u, in_run %u, error %u, segments %llu, runnable %llu, live records %llu, "
@@ -839,6 +862,9 @@ static void dump_state(void)
             (unsigned long long)s->segments, (unsigned long long)s->runnable, (unsigned long long)s->live,
             (unsigned long long)s->tasks_imported, (unsigned long long)s->tasks_exported,
             (unsigned long long)s->results_applied);
+        if (s->in_run && !s->idle && s->segments == P.last_segments)
+            OUT("gtap:   the node holds work but finished no task segment for the whole period: "
+                "a task that does not return, or one far longer than GTAP_WATCHDOG_S?\n");
         OUT("gtap:   inbox: head %llu tail %llu (+%d queued in the proxy); outbox: head %llu tail %llu\n",
             (unsigned long long)r->inbox.head, (unsigned long long)r->inbox.tail, P.inq.n - P.inq_head,
             (unsigned long long)r->outbox.head, (unsigned long long)r->outbox.tail);
@@ -846,7 +872,7 @@ static void dump_state(void)
         OUT("gtap:   no node attached\n");
     }
     OUT("gtap:   steal requests in flight: %d", P.thief.n);
-    for (int i = 0; i < P.thief.n; i++)
+    for (int i = 0; i < P.thief.n && i < 8; i++)
         OUT(" [to rank %d, id %u, %.1f ms ago]", P.thief.req[i].victim, P.thief.req[i].id,
             (gtap_dist_now_ns() - P.thief.req[i].sent_ns) / 1e6);
     OUT("; export requests owed by the node: %u\n", P.owed.count);
@@ -919,8 +945,7 @@ void *gtap_proxy_main(void *arg)
     P.rs = RS_OUTSIDE;
     P.aggs = (agg *)calloc((size_t)P.size, sizeof *P.aggs);
     P.seen_progress = (uint64_t *)calloc((size_t)P.size, sizeof *P.seen_progress);
-    P.all_stats = (gtap_dist_stats *)calloc((size_t)P.size, sizeof *P.all_stats);
-    if (!P.aggs || !P.seen_progress || !P.all_stats)
+    if (!P.aggs || !P.seen_progress)
         gtap_dist_fatal("out of host memory in the proxy");
     P.victims.local = P.g->local_peers;
     P.victims.nlocal = P.g->nlocal;
@@ -940,7 +965,7 @@ void *gtap_proxy_main(void *arg)
         progress += steal_step();
         progress += term_step();
         progress += complete_sends();
-        progress += drain_step();
+        progress += gather_step();
         progress += command_step();
         watchdog_step();
         if (P.g->cfg.delay_seed && gtap_proto_rand(&P.rng) % 16 == 0) {
@@ -956,7 +981,7 @@ void *gtap_proxy_main(void *arg)
         free(P.aggs[r].buf);
     free(P.aggs);
     free(P.seen_progress);
-    free(P.all_stats);
+    free(P.gathers.v);
     free(P.sends.v);
     free(P.delayed.v);
     free(P.deferred.v);

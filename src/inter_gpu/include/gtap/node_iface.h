@@ -74,7 +74,7 @@ enum gtap_node_msg_kind {
     /* outbox: node -> proxy */
     GTAP_NODE_MSG_RUN_BEGIN = 16,     /* arg = epoch; [u64 is_master, u64 segments, u64 idle_ns]
                                          (the status counters at the start of the run) */
-    GTAP_NODE_MSG_RUN_END = 17,       /* arg = epoch; no payload */
+    GTAP_NODE_MSG_RUN_END = 17,       /* arg = epoch; [u64 run_ns]: the node's time in the run */
     GTAP_NODE_MSG_EXPORTED = 18,      /* arg = request id; [wire task batch], count may be 0 */
     GTAP_NODE_MSG_COMPLETION = 19,    /* arg = origin rank; [wire result batch], >= 1 entry */
     GTAP_NODE_MSG_ROOT_DONE = 20,     /* arg = GTAP_NODE_ROOT_* flags; no payload */
