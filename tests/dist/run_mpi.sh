@@ -1,0 +1,63 @@
+#!/bin/sh
+# run_mpi.sh - runs an MPI test program with the flags this MPI needs, under a hang timeout.
+#   run_mpi.sh [--expect-fail REGEX] [--max-seconds S] [--env VAR=VALUE]... NP PROGRAM [ARGS...]
+# Passes when the job exits 0 and prints no "FAIL" line (or, with --expect-fail, when it
+# exits non-zero within S seconds and its output matches REGEX). The timeout (default 120 s)
+# only catches hangs; it is not a performance check.
+set -u
+expect_fail=""
+max_s=120
+envs=""
+while [ $# -gt 0 ]; do
+    case "$1" in
+    --expect-fail) expect_fail=$2; shift 2 ;;
+    --max-seconds) max_s=$2; shift 2 ;;
+    --env) envs="$envs $2"; shift 2 ;;
+    *) break ;;
+    esac
+done
+np=$1; shift
+MPIRUN=${MPIRUN:-$(command -v mpirun || command -v mpiexec || true)}
+if [ -z "$MPIRUN" ]; then
+    echo "FAIL: mpirun not found: install openmpi-bin (scripts/install_deps.sh does)"
+    exit 1
+fi
+flags=""
+if "$MPIRUN" --version 2>&1 | grep -q "Open MPI"; then
+    flags="--oversubscribe"
+    [ "$(id -u)" -eq 0 ] && flags="$flags --allow-run-as-root"
+    # quiet, local-only transports: CI containers have no InfiniBand
+    flags="$flags --mca btl self,vader --mca pml ob1"
+    for e in $envs; do flags="$flags -x $e"; done
+else
+    for e in $envs; do flags="$flags -genv $(echo "$e" | sed 's/=/ /')"; done
+fi
+out=$(mktemp)
+start=$(date +%s)
+# shellcheck disable=SC2086
+env $envs timeout -k 5 "$max_s" "$MPIRUN" $flags -np "$np" "$@" > "$out" 2>&1
+rc=$?
+elapsed=$(( $(date +%s) - start ))
+cat "$out"
+if [ "$rc" -eq 124 ] || [ "$rc" -eq 137 ]; then
+    echo "FAIL: the job did not end within $max_s s (hang)"
+    rm -f "$out"; exit 1
+fi
+if [ -n "$expect_fail" ]; then
+    if [ "$rc" -eq 0 ]; then
+        echo "FAIL: the job succeeded but was expected to fail"
+        rm -f "$out"; exit 1
+    fi
+    if ! grep -Eq "$expect_fail" "$out"; then
+        echo "FAIL: the output does not match /$expect_fail/"
+        rm -f "$out"; exit 1
+    fi
+    echo "ok: failed as expected (status $rc) after ${elapsed}s"
+    rm -f "$out"; exit 0
+fi
+if [ "$rc" -ne 0 ] || grep -q "^FAIL" "$out"; then
+    echo "FAIL: status $rc"
+    rm -f "$out"; exit 1
+fi
+rm -f "$out"
+exit 0

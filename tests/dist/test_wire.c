@@ -1,0 +1,172 @@
+/* test_wire.c - the wire format (gtap/wire.h): round trips, and refusal of a wrong version,
+ * kind, program hash, truncated input and malformed entries. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "gtap/wire.h"
+
+static int failures;
+#define CHECK(cond)                                                                    \
+    do {                                                                               \
+        if (!(cond)) {                                                                 \
+            printf("FAIL: %s:%d: %s\n", __FILE__, __LINE__, #cond);                    \
+            failures++;                                                                \
+        }                                                                              \
+    } while (0)
+
+#define HASH 0x0123456789abcdefull
+
+static uint32_t build_tasks(uint8_t *buf, uint32_t cap, int n)
+{
+    gtap_wire_writer w;
+    CHECK(gtap_wire_batch_begin(&w, buf, cap, GTAP_WIRE_TASKS, HASH) == GTAP_WIRE_OK);
+    for (int i = 0; i < n; i++) {
+        uint8_t payload[64];
+        gtap_wire_task t;
+        memset(&t, 0, sizeof t);
+        for (int j = 0; j < (int)sizeof payload; j++)
+            payload[j] = (uint8_t)(i * 7 + j);
+        t.fn = (uint16_t)(i % 3);
+        t.state = (uint16_t)i;
+        t.queue = (uint16_t)(i % 2);
+        t.flags = i % 2 ? GTAP_WIRE_TASK_COMPLETION : 0;
+        t.payload_bytes = (uint32_t)(i * 5 % 61); /* odd sizes exercise the padding */
+        t.result_bytes = 8;
+        t.origin_rank = (uint32_t)(i + 100);
+        t.hops = (uint32_t)i;
+        t.origin_task = 0xfeedface00000000ull | (uint64_t)i;
+        t.payload = payload;
+        CHECK(gtap_wire_put_task(&w, &t) == GTAP_WIRE_OK);
+    }
+    return w.used;
+}
+
+static void test_task_round_trip(void)
+{
+    uint8_t buf[8192];
+    uint32_t used = build_tasks(buf, sizeof buf, 20);
+    gtap_wire_reader r;
+    gtap_wire_task t;
+    int i = 0;
+    CHECK(used % 8 == 0);
+    CHECK(gtap_wire_batch_open(&r, buf, used, GTAP_WIRE_TASKS, HASH) == GTAP_WIRE_OK);
+    CHECK(r.count == 20);
+    while (gtap_wire_next_task(&r, &t)) {
+        const uint8_t *p = (const uint8_t *)t.payload;
+        CHECK(t.fn == i % 3 && t.state == i && t.queue == i % 2);
+        CHECK(t.flags == (i % 2 ? GTAP_WIRE_TASK_COMPLETION : 0));
+        CHECK(t.payload_bytes == (uint32_t)(i * 5 % 61) && t.result_bytes == 8);
+        CHECK(t.origin_rank == (uint32_t)(i + 100) && t.hops == (uint32_t)i);
+        CHECK(t.origin_task == (0xfeedface00000000ull | (uint64_t)i));
+        for (uint32_t j = 0; j < t.payload_bytes; j++)
+            CHECK(p[j] == (uint8_t)(i * 7 + (int)j));
+        i++;
+    }
+    CHECK(i == 20);
+    /* the layout is little-endian and fixed: spot-check bytes of the first entry */
+    CHECK(buf[0] == 'G' && buf[1] == 'T' && buf[2] == 'W' && buf[3] == 'R');
+    CHECK(buf[4] == GTAP_WIRE_VERSION && buf[5] == 0 && buf[6] == GTAP_WIRE_TASKS);
+    CHECK(buf[16] == 0xef && buf[23] == 0x01); /* program hash, LE */
+    CHECK(buf[24 + 16] == 100);                 /* origin_rank of entry 0 */
+}
+
+static void test_result_round_trip(void)
+{
+    uint8_t buf[4096];
+    gtap_wire_writer w;
+    gtap_wire_reader r;
+    gtap_wire_result res;
+    long long v;
+    int i = 0;
+    gtap_wire_batch_begin(&w, buf, sizeof buf, GTAP_WIRE_RESULTS, HASH);
+    for (int k = 0; k < 10; k++) {
+        v = 1000000007LL * k;
+        res.origin_task = (uint64_t)k << 32 | 5;
+        res.result_bytes = k == 3 ? 0 : sizeof v; /* a void task */
+        res.flags = k == 7 ? GTAP_WIRE_RESULT_DETACHED : 0;
+        res.runner_rank = 9;
+        res.result = &v;
+        CHECK(gtap_wire_put_result(&w, &res) == GTAP_WIRE_OK);
+    }
+    CHECK(gtap_wire_batch_open(&r, buf, w.used, GTAP_WIRE_RESULTS, HASH) == GTAP_WIRE_OK);
+    while (gtap_wire_next_result(&r, &res)) {
+        CHECK(res.origin_task == ((uint64_t)i << 32 | 5));
+        CHECK(res.flags == (i == 7 ? GTAP_WIRE_RESULT_DETACHED : 0u) && res.runner_rank == 9);
+        if (i != 3) {
+            memcpy(&v, res.result, sizeof v);
+            CHECK(res.result_bytes == sizeof v && v == 1000000007LL * i);
+        } else {
+            CHECK(res.result_bytes == 0);
+        }
+        i++;
+    }
+    CHECK(i == 10);
+    /* a result batch is not a task batch */
+    CHECK(gtap_wire_batch_open(&r, buf, w.used, GTAP_WIRE_TASKS, HASH) == GTAP_WIRE_ERR_KIND);
+}
+
+static void test_refusals(void)
+{
+    uint8_t buf[8192], bad[8192];
+    uint32_t used = build_tasks(buf, sizeof buf, 5);
+    gtap_wire_reader r;
+    /* version mismatch */
+    memcpy(bad, buf, used);
+    bad[4] = GTAP_WIRE_VERSION + 1;
+    CHECK(gtap_wire_batch_open(&r, bad, used, GTAP_WIRE_TASKS, HASH) == GTAP_WIRE_ERR_VERSION);
+    /* not a batch */
+    memcpy(bad, buf, used);
+    bad[0] = 'X';
+    CHECK(gtap_wire_batch_open(&r, bad, used, GTAP_WIRE_TASKS, HASH) == GTAP_WIRE_ERR_MAGIC);
+    /* another program */
+    CHECK(gtap_wire_batch_open(&r, buf, used, GTAP_WIRE_TASKS, HASH ^ 1) == GTAP_WIRE_ERR_HASH);
+    /* every truncation is refused */
+    for (uint32_t len = 0; len < used; len++) {
+        int st = gtap_wire_batch_open(&r, buf, len, GTAP_WIRE_TASKS, HASH);
+        CHECK(st == GTAP_WIRE_ERR_TRUNCATED || (len < 4 && st != GTAP_WIRE_OK));
+    }
+    /* a count that claims more entries than the bytes hold */
+    memcpy(bad, buf, used);
+    gtap_wire_put32(bad + 8, 6);
+    CHECK(gtap_wire_batch_open(&r, bad, used, GTAP_WIRE_TASKS, HASH) == GTAP_WIRE_ERR_TRUNCATED);
+    /* a count that leaves bytes unaccounted for */
+    memcpy(bad, buf, used);
+    gtap_wire_put32(bad + 8, 4);
+    CHECK(gtap_wire_batch_open(&r, bad, used, GTAP_WIRE_TASKS, HASH) == GTAP_WIRE_ERR_ENTRY);
+    /* unknown flag bits in an entry */
+    memcpy(bad, buf, used);
+    gtap_wire_put16(bad + GTAP_WIRE_BATCH_HEADER_BYTES + 6, 0x8000);
+    CHECK(gtap_wire_batch_open(&r, bad, used, GTAP_WIRE_TASKS, HASH) == GTAP_WIRE_ERR_ENTRY);
+    /* an absurd payload length */
+    memcpy(bad, buf, used);
+    gtap_wire_put32(bad + GTAP_WIRE_BATCH_HEADER_BYTES + 8, 0x7fffffff);
+    CHECK(gtap_wire_batch_open(&r, bad, used, GTAP_WIRE_TASKS, HASH) == GTAP_WIRE_ERR_ENTRY);
+    /* encoding into too small a buffer fails without damaging the batch */
+    {
+        gtap_wire_writer w;
+        gtap_wire_task t;
+        uint8_t small[64], pl[40] = {0};
+        memset(&t, 0, sizeof t);
+        t.payload_bytes = sizeof pl;
+        t.payload = pl;
+        CHECK(gtap_wire_batch_begin(&w, small, sizeof small, GTAP_WIRE_TASKS, HASH) == GTAP_WIRE_OK);
+        CHECK(gtap_wire_put_task(&w, &t) == GTAP_WIRE_ERR_SPACE);
+        CHECK(gtap_wire_batch_open(&r, small, w.used, GTAP_WIRE_TASKS, HASH) == GTAP_WIRE_OK && r.count == 0);
+        CHECK(gtap_wire_batch_begin(&w, small, 8, GTAP_WIRE_TASKS, HASH) == GTAP_WIRE_ERR_SPACE);
+    }
+    CHECK(strcmp(gtap_wire_status_str(GTAP_WIRE_ERR_VERSION), "wire format version mismatch") == 0);
+}
+
+int main(void)
+{
+    test_task_round_trip();
+    test_result_round_trip();
+    test_refusals();
+    if (failures) {
+        printf("FAIL: %d wire-format checks failed\n", failures);
+        return 1;
+    }
+    printf("PASS: wire format\n");
+    return 0;
+}
