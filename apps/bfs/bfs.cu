@@ -99,19 +99,30 @@ int main(int argc, char **argv)
     for (int v = 0; v < nv; v++)
         max_degree = g.row[v + 1] - g.row[v] > max_degree ? g.row[v + 1] - g.row[v] : max_degree;
     if (!c.max_tasks) {
-        /* one task may spawn a task per neighbour (block) or per 64-edge chunk (thread):
-         * size the deques for the largest fan-out of a full warp / block */
+        /* One task may spawn a task per neighbour (block) or per 64-edge chunk (thread), and
+         * those wait in its worker's deque: size the deques for the largest fan-out of a full
+         * block / warp, keeping the deque rings (4 bytes a slot, a power of two per worker)
+         * under 16 GiB. */
 #if defined(APP_BLOCK)
-        long long need = 2ll * max_degree;
-        long long deflt = GTAP_MAX_TASKS_PER_BLOCK;
+        long long need = 2ll * max_degree, deflt = GTAP_MAX_TASKS_PER_BLOCK;
+        long long workers = c.grid ? c.grid : gtap_default_grid_size();
 #else
-        long long need = 32ll * (max_degree / BFS_SPLIT + BFS_SPLIT);
-        long long deflt = GTAP_MAX_TASKS_PER_WARP;
+        long long need = 32ll * (max_degree / BFS_SPLIT + BFS_SPLIT), deflt = GTAP_MAX_TASKS_PER_WARP;
+        long long workers = (long long)(c.grid ? c.grid : gtap_default_grid_size()) *
+                            ((c.block ? c.block : GTAP_BLOCK_SIZE) / 32);
 #endif
-        c.max_tasks = need > deflt ? need : 0;
-        if (c.max_tasks > (1 << 22))
-            c.max_tasks = 1 << 22;
+        long long ring = 1;
+        while (ring < need)
+            ring <<= 1;
+        while (ring > deflt && ring * 4 * workers > (16ll << 30))
+            ring >>= 1;
+        if (ring < need)
+            fprintf(c.out, "bfs: a vertex of degree %d may overflow a deque of %lld tasks (--max-tasks)\n",
+                    max_degree, ring);
+        c.max_tasks = need > deflt ? (need < ring ? need : ring) : 0;
     }
+    if (c.max_tasks)
+        app_param(&c, "max_tasks=%lld", c.max_tasks);
     int *d_row = NULL, *d_col = NULL, *d_depth = NULL;
     if (cudaMalloc(&d_row, ((size_t)nv + 1) * sizeof(int)) != cudaSuccess ||
         cudaMalloc(&d_col, (size_t)(g.nnz ? g.nnz : 1) * sizeof(int)) != cudaSuccess ||
