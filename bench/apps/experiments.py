@@ -7,7 +7,7 @@ Experiment ids: check (every program at the paper's largest sizes), 6.1a (work s
 global queue, thread-level), 6.1b (the same, block-level trees), 6.1c (batched vs sequential
 Chase-Lev), 6.2 (fib, N-Queens, mergesort, cilksort vs OpenMP and sequential), 6.2g (BFS and
 SpMV, not in the paper's tables), 6.3 (binary and B-ary tree sweeps), 6.4 (EPAQ cutoff
-sweeps), prof (the mergesort profile).
+sweeps), prof (the mergesort profile), geom (launch geometry: default vs the paper's).
 """
 from paper_data import PAPER
 
@@ -26,12 +26,32 @@ def app_of(binary):
     raise KeyError(binary)
 
 
+def prep_seconds(binary, args):
+    """Untimed work of one process besides start-up: input generation, upload and the CPU
+    check (measured on the development machine; a guess, used only for estimates)."""
+    a = dict(zip(args[::2], args[1::2]))
+    n = float(a.get("--n", 0))
+    app = app_of(binary)
+    if app == "bfs":
+        return 5.5 * n / 2**20 if a.get("--graph", "rmat") == "rmat" else 0.1 * n / 2**20
+    if app == "spmv":
+        return 3.6 * n / 1e5
+    if app in ("mergesort", "cilksort"):
+        return 2.0 * n / 1e8
+    if app == "bary_tree":
+        return 3.0 * 2 ** (n - 32) if n > 24 else 0.1
+    if app == "binary_tree":
+        return 1.0 * 2 ** (n - 22) if n > 16 else 0.1
+    return 0.0
+
+
 def point(exp, series, x, binary, args, est_ms, env=None, label=None, table=None):
     """One measured configuration: `binary args` run once as a process (it repeats the launch
     itself). series/x place it in the experiment's tables and plots; table names the table."""
-    return {"exp": exp, "series": series, "x": x, "binary": binary, "args": [str(a) for a in args],
+    args = [str(a) for a in args]
+    return {"exp": exp, "series": series, "x": x, "binary": binary, "args": args,
             "est_ms": max(float(est_ms or 1.0), 0.05), "env": env or {}, "label": label or binary,
-            "table": table or app_of(binary)}
+            "table": table or app_of(binary), "prep_s": prep_seconds(binary, args)}
 
 
 def _est(d, x, scale=1.0, default=1.0):
@@ -196,7 +216,7 @@ def exp_62g(quick):
     downloaded graphs and its SpMV has no results)."""
     pts = []
     omp = omp_series(quick)
-    graphs = [("rmat", 2**18), ("rmat", 2**20), ("grid", 1024**2)] if quick else \
+    graphs = [("rmat", 2**18), ("grid", 1024**2)] if quick else \
         [("rmat", 2**k) for k in (16, 18, 20, 22)] + [("grid", s * s) for s in (512, 1024, 2048, 4096)]
     for kind, n in graphs:
         args = ["--n", n, "--graph", kind]
@@ -226,13 +246,13 @@ def exp_63(quick):
     env = {"OMP_STACKSIZE": "10M"}
     sweeps = {
         "binary_tree": [("depth", [20, 22] if quick else list(range(10, 23)), lambda x: (x, 256, 256)),
-                        ("compute", [64, 32768] if quick else [64 << k for k in range(10)],
+                        ("compute", [32768] if quick else [64 << k for k in range(10)],
                          lambda x: (20, x, 256)),
-                        ("mem", [8, 8192] if quick else [8 << k for k in range(11)], lambda x: (20, 256, x))],
+                        ("mem", [8192] if quick else [8 << k for k in range(11)], lambda x: (20, 256, x))],
         "bary_tree": [("depth", [28, 32] if quick else list(range(20, 35)), lambda x: (x, 256, 256)),
-                      ("compute", [64, 8192] if quick else [64 << k for k in range(10)],
+                      ("compute", [8192] if quick else [64 << k for k in range(10)],
                        lambda x: (32, x, 256)),
-                      ("mem", [8, 2048] if quick else [8 << k for k in range(11)], lambda x: (32, 256, x))],
+                      ("mem", [2048] if quick else [8 << k for k in range(11)], lambda x: (32, 256, x))],
     }
     for tree, lst in sweeps.items():
         for sweep, xs, cfg in lst:
@@ -270,6 +290,41 @@ def exp_64(quick):
     return pts
 
 
+# ---- geometry: the runtime's default launch vs the paper's Table 3 and a few others --------
+
+# program, arguments, the paper's (grid, block), estimate (ms)
+GEOMETRY = [("fib", ["--n", 40], (4000, 32), PAPER["fib"]["gtap"][40]),
+            ("nqueens", ["--n", 16], (2000, 32), PAPER["nqueens"]["gtap"][16]),
+            ("mergesort", ["--n", 10**6], (1000, 32), PAPER["mergesort"]["gtap"][10**6]),
+            ("cilksort", ["--n", 10**8], (2000, 32), PAPER["cilksort"]["gtap"][10**8]),
+            ("binary_tree", ["--n", 22], (1000, 64), PAPER["binary_tree_depth"]["thread"][22]),
+            ("bary_tree", ["--n", 32], (1000, 64), PAPER["bary_tree_depth"]["thread"][32]),
+            ("binary_tree_block", ["--n", 22], (1000, 64), PAPER["binary_tree_depth"]["block"][22]),
+            ("bary_tree_block", ["--n", 32], (1000, 64), PAPER["bary_tree_depth"]["block"][32])]
+
+
+def exp_geom(quick):
+    """Launch geometry: the runtime's default (thread level: 16 warps per SM in blocks of 256;
+    block level: every resident block) against the paper's tuned Table 3 settings, and (full
+    mode) other block sizes and warps per SM, to see whether a program wants another default."""
+    pts = []
+    for binary, args, (pg, pb), est in GEOMETRY:
+        if quick and (binary.endswith("_block") or binary == "mergesort"):
+            continue
+        x = int(args[1])
+        block_level = binary.endswith("_block")
+        confs = [("default", []), ("paper-%dx%d" % (pg, pb), ["--grid", pg] + ([] if block_level else ["--block", pb]))]
+        if not quick and not block_level:
+            confs += [("block32", ["--block", 32]), ("block128", ["--block", 128]),
+                      ("8-warps-per-SM", ["--grid", 132, "--block", 256]),
+                      ("32-warps-per-SM", ["--grid", 528, "--block", 256])]
+        if not quick and block_level:
+            confs += [("grid264", ["--grid", 264]), ("grid2112", ["--grid", 2112])]
+        for name, extra in confs:
+            pts.append(point("geom", name, x, binary, args + extra, est, table=binary))
+    return pts
+
+
 # ---- mergesort profile: where the time goes ----------------------------------------------------
 
 def exp_prof(quick, out_dir):
@@ -282,7 +337,8 @@ def exp_prof(quick, out_dir):
     return pts
 
 
-EXPERIMENTS = ["check", "6.1a", "6.1b", "6.1c", "6.2", "6.2g", "6.3", "6.4", "prof"]
+# In the order run_all.sh runs them: correctness and the paper's headline comparisons first.
+EXPERIMENTS = ["check", "6.2", "6.3", "6.4", "6.1a", "6.1c", "6.1b", "prof", "geom", "6.2g"]
 
 
 def build(exp, quick, out_dir):
@@ -300,4 +356,6 @@ def build(exp, quick, out_dir):
         return exp_64(quick)
     if exp == "prof":
         return exp_prof(quick, out_dir)
+    if exp == "geom":
+        return exp_geom(quick)
     raise KeyError(exp)

@@ -238,6 +238,7 @@ TITLES = {
     "6.3": "6.3 Worker granularity: full binary tree and pruned B-ary tree",
     "6.4": "6.4 EPAQ: cutoff sweeps",
     "prof": "Mergesort profile: where the time goes",
+    "geom": "Launch geometry: the runtime's default vs the paper's Table 3 (grid x block) and others",
 }
 
 
@@ -390,8 +391,8 @@ def summary(out):
                 "%.2f" % (ours / pv) if ours else "", ("yes" if ours <= pv else "**no**") if ours else "",
                 src if ours else ""))
         f.write("\nPer experiment: ")
-        f.write(", ".join("[%s](%s/results.md)" % (e, e) for e in ("check", "6.1a", "6.1b", "6.1c", "6.2", "6.2g",
-                                                                  "6.3", "6.4", "prof")
+        f.write(", ".join("[%s](%s/results.md)" % (e, e) for e in ("check", "geom", "6.1a", "6.1b", "6.1c", "6.2",
+                                                                  "6.2g", "6.3", "6.4", "prof")
                           if os.path.exists(os.path.join(out, e, "results.csv"))))
         f.write(".\n")
     return path

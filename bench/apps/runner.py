@@ -15,9 +15,9 @@ APP_COLUMNS = ["app", "impl", "n", "params", "grid", "block", "workers", "queues
                "wall_ms", "kernel_min_ms", "kernel_q1_ms", "kernel_q3_ms", "check", "answer"]
 COLUMNS = ["exp", "table", "series", "x", "status", "seconds"] + APP_COLUMNS + ["command"]
 
-# Per point: process start-up and input preparation (CUDA context, allocation, input
-# generation and the CPU check), a guess used only for estimates.
-OVERHEAD_S = 1.5
+# Per process: start-up (CUDA context, runtime allocation), a guess used only for estimates;
+# input preparation and checks are estimated per point (experiments.prep_seconds).
+OVERHEAD_S = 1.2
 
 
 def key(p):
@@ -40,7 +40,7 @@ def plan_reps(p, quick):
 
 def point_seconds(p, quick):
     w, r = plan_reps(p, quick)
-    return OVERHEAD_S + (w + r) * p["est_ms"] / 1e3
+    return OVERHEAD_S + p.get("prep_s", 0.0) + (w + r) * p["est_ms"] / 1e3
 
 
 def load_done(path, retry_failed):
