@@ -49,6 +49,12 @@ static inline int app_default_queues(void)
 static inline int app_gtap_init(app_cli *c)
 {
     cudaError_t e;
+#if defined(GTAP_WORKER_IS_THREAD) && !defined(GTAP_TARGET_HOST)
+    /* The runtime's default grid is sized for GTAP_BLOCK_SIZE-thread blocks even when the
+     * config asks for smaller ones; keep the default number of warps for --block B alone. */
+    if (!c->grid && c->block && c->block < GTAP_BLOCK_SIZE)
+        c->grid = gtap_default_grid_size() * (GTAP_BLOCK_SIZE / c->block);
+#endif
 #if defined(GTAP_WORKER_IS_THREAD) || defined(GTAP_TARGET_HOST)
     gtap_thread_config cfg{};
     cfg.grid_size = c->grid;
