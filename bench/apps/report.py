@@ -339,6 +339,7 @@ def profile_summary(pdir, png, n):
         timeline.append((last, cur))
         last = t
         cur += dlt
+    timeline.append((last, cur))
     longest = sorted(ivs, key=lambda x: x[1] - x[0], reverse=True)[:4]
     lines = ["%d workers ran tasks; span %.2f ms; at most one worker busy for %.2f ms (%.0f%% of the span)." % (
         len(per), span / 1e6, solo / 1e6, 100.0 * solo / max(span, 1)),
@@ -358,7 +359,7 @@ def profile_summary(pdir, png, n):
         fig.tight_layout()
         fig.savefig(png, dpi=110)
         plt.close(fig)
-        lines.append("\n![timeline](../prof/%s)" % os.path.basename(png))
+        lines.append("\n![timeline](%s)" % os.path.basename(png))
     return "\n".join(lines) + "\n"
 
 
