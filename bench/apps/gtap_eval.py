@@ -94,7 +94,8 @@ def main():
     r.add_argument("--quick", action="store_true", help="a few points per sweep (about 8 minutes on an H200)")
     r.add_argument("--only", help="comma-separated experiments")
     r.add_argument("--budget", type=float, default=0, help="stop starting points after this many seconds")
-    r.add_argument("--timeout", type=float, default=300, help="seconds before one point is killed")
+    r.add_argument("--timeout", type=float, default=300,
+                   help="most seconds one point may take (also capped at 5x its estimate, at least 30)")
     r.add_argument("--retry-failed", action="store_true")
     r.add_argument("--dry-run", action="store_true")
     r.set_defaults(fn=cmd_run)

@@ -108,6 +108,8 @@ def run_points(points, build, out, quick, budget_s, retry_failed, timeout_s, sta
 
 def run_one(p, build, quick, timeout_s, log):
     warm, reps = plan_reps(p, quick)
+    # a hung or far slower than estimated point costs at most 5x its estimate (>= 30 s)
+    timeout_s = min(timeout_s, max(30.0, 5 * point_seconds(p, quick)))
     cmd = [binary_path(build, p["binary"])] + p["args"] + ["--warmup", str(warm), "--repeat", str(reps), "--csv"]
     env = dict(os.environ)
     env.update(p["env"])
