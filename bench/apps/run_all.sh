@@ -41,4 +41,8 @@ out=$(cd "$out" && pwd)
 } >> "$out/machine.txt"
 tail -7 "$out/machine.txt"
 
-exec python3 -u "$root/bench/apps/gtap_eval.py" run --build "$build" --out "$out" "$@"
+python3 -u "$root/bench/apps/gtap_eval.py" run --build "$build" --out "$out" "$@"
+rc=$?
+# Chrome traces of the profiles are large; the CSVs and the timeline PNGs stay as they are.
+find "$out" -name trace.json -exec gzip -f {} + 2> /dev/null
+exit $rc
