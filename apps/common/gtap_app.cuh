@@ -49,12 +49,6 @@ static inline int app_default_queues(void)
 static inline int app_gtap_init(app_cli *c)
 {
     cudaError_t e;
-#if defined(GTAP_WORKER_IS_THREAD) && !defined(GTAP_TARGET_HOST)
-    /* The runtime's default grid is sized for GTAP_BLOCK_SIZE-thread blocks even when the
-     * config asks for smaller ones; keep the default number of warps for --block B alone. */
-    if (!c->grid && c->block && c->block < GTAP_BLOCK_SIZE)
-        c->grid = gtap_default_grid_size() * (GTAP_BLOCK_SIZE / c->block);
-#endif
 #if defined(GTAP_WORKER_IS_THREAD) || defined(GTAP_TARGET_HOST)
     gtap_thread_config cfg{};
     cfg.grid_size = c->grid;
@@ -80,10 +74,8 @@ static inline int app_gtap_init(app_cli *c)
     c->block = 1;
     c->workers = 1;
 #else
-    if (!c->grid)
-        c->grid = gtap_default_grid_size();
-    if (!c->block)
-        c->block = GTAP_BLOCK_SIZE;
+    c->grid = gtap_host_config()->grid_size; /* as the runtime resolved them */
+    c->block = gtap_host_config()->block_size;
 #if defined(GTAP_WORKER_IS_THREAD)
     c->workers = c->grid * c->block;
 #else

@@ -33,29 +33,41 @@ static __global__ void gtap_occupancy_probe_kernel(void)
 #define GTAP_DEFAULT_WARPS_PER_SM 16
 #endif
 
-/* Default for GTAP_GRID_SIZE when the program does not define it (see gtap/config.h):
- * env GTAP_GRID_SIZE, else as many blocks as can be resident at once on the device (thread
- * mode: at most GTAP_DEFAULT_WARPS_PER_SM warps per SM). */
-static inline int gtap_default_grid_size(void)
+/* The default grid for blocks of block_threads threads: env GTAP_GRID_SIZE, else as many
+ * blocks as can be resident at once (thread mode: at most GTAP_DEFAULT_WARPS_PER_SM warps
+ * per SM). Blocks larger than GTAP_BLOCK_SIZE get their scheduler state as dynamic shared
+ * memory (gtap_launch), which the occupancy query accounts for. */
+static inline int gtap_default_grid_size_for(int block_threads)
 {
     long long env = gtap_host_env_ll("GTAP_GRID_SIZE", 0);
     int per_sm = 0, dev = 0, sms = 0;
+    size_t dyn = 0;
     if (env > 0)
         return (int)env;
+#if defined(GTAP_WORKER_IS_THREAD)
+    if (block_threads > (GTAP_BLOCK_SIZE))
+        dyn = (size_t)(block_threads / 32) * sizeof(gtap_warp_sh);
+#endif
     if (cudaGetDevice(&dev) == cudaSuccess &&
         cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev) == cudaSuccess &&
-        cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, gtap_occupancy_probe_kernel, GTAP_BLOCK_SIZE, 0) ==
+        cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, gtap_occupancy_probe_kernel, block_threads, dyn) ==
             cudaSuccess &&
         per_sm > 0) {
 #if defined(GTAP_WORKER_IS_THREAD)
-        int cap = (GTAP_DEFAULT_WARPS_PER_SM * 32 + (GTAP_BLOCK_SIZE) - 1) / (GTAP_BLOCK_SIZE);
+        int cap = (GTAP_DEFAULT_WARPS_PER_SM * 32 + block_threads - 1) / block_threads;
         if (per_sm > cap)
             per_sm = cap;
 #endif
         return per_sm * sms;
     }
     (void)cudaGetLastError();
-    return gtap_host_default_grid_size(GTAP_BLOCK_SIZE);
+    return gtap_host_default_grid_size(block_threads);
+}
+
+/* Default for GTAP_GRID_SIZE when the program does not define it (see gtap/config.h). */
+static inline int gtap_default_grid_size(void)
+{
+    return gtap_default_grid_size_for(GTAP_BLOCK_SIZE);
 }
 
 /* The stream gtap_launch uses (config.stream). */
@@ -140,8 +152,13 @@ static inline gtap_config_t gtap_config_from(const gtap_thread_config &u)
         c.grid_size = u.grid_size;
         c.grid_size_knob = "config.grid_size";
     }
-    if (u.block_size)
+    if (u.block_size) {
         c.block_size = u.block_size;
+#if defined(GTAP_GRID_SIZE_IS_DEFAULT)
+        if (!u.grid_size && u.block_size != (GTAP_BLOCK_SIZE))
+            c.grid_size = gtap_default_grid_size_for(u.block_size); /* sized for the real blocks */
+#endif
+    }
     if (u.max_tasks_per_warp) {
         c.max_tasks_per_worker = u.max_tasks_per_warp;
         c.tasks_knob = "config.max_tasks_per_warp";
