@@ -89,6 +89,7 @@ static struct proxy {
     /* watchdog */
     uint64_t last_progress_ns, last_segments, *seen_progress;
     int progressed;
+    int ever_attached;
     uint64_t rng;
     int quit;
 } P;
@@ -750,6 +751,7 @@ static int attach_finish(void)
         gtap_mbox_bind_producer(&P.inbox, P.region, GTAP_MBOX_INBOX);
         gtap_mbox_bind_consumer(&P.outbox, P.region, GTAP_MBOX_OUTBOX);
         P.region->status.epoch = P.epoch; /* N5: run numbers continue across attachments */
+        P.ever_attached = 1;
         snprintf(P.g->device, sizeof P.g->device, "%s", c->device);
     }
     return status;
@@ -830,6 +832,9 @@ static int command_step(void)
     case GTAP_CMD_FINALIZE:
         if (P.region && P.rank == 0)
             fprintf(stderr, "gtap: warning: gtap_dist_finalize() before gtap_finalize()\n");
+        if (!P.ever_attached && P.size > 1 && P.rank == 0)
+            fprintf(stderr, "gtap: warning: no node runtime joined the distributed layer (a GPU build "
+                            "without the GPU node side?): every rank ran its launches alone\n");
         P.quit = 1;
         finish_command(0);
         break;

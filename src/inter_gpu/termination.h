@@ -1,6 +1,6 @@
-/* termination.h - distributed termination detection (docs/termination.md, section
- * "Distributed"): Dijkstra-Safra's token ring with message counters (EWD998), as a pure
- * state machine that proxy.c drives and tests/dist/safra_sim.c checks against a model.
+/* termination.h - distributed termination detection (docs/dist.md T3; root completion, T1,
+ * is decided in proxy.c): Dijkstra-Safra's token ring with message counters (EWD998), as a
+ * pure state machine that proxy.c drives and tests/dist/test_safra.c checks against a model.
  *
  * "Basic" messages are those that can give a passive rank work: task batches (a steal
  * reply with >= 1 task) and result batches (remote join). Each rank counts them (sent -

@@ -113,6 +113,6 @@ int main(void)
         printf("FAIL: %d of %d simulated jobs\n", bad, runs);
         return 1;
     }
-    printf("PASS: Safra termination in %d simulated jobs (1-33 ranks)\n", runs);
+    printf("PASS: Safra termination in %d simulated jobs (1-32 ranks)\n", runs);
     return 0;
 }
