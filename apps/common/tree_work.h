@@ -2,10 +2,8 @@
  * (anchors/gtap-results.md: "do_memory_and_compute"): mem_ops pseudo-random loads from an
  * L2-resident 2^20-double table, then compute_iters independent FP64 FMAs. Device version
  * strided over `stride` threads starting at `first` (thread mode: 0, 1); host reference
- * gives the same bits.
- *
- * A copy of tests/handcomp/tree_work.h (the applications do not depend on the test tree),
- * made compilable as C for the OpenMP and sequential baselines. Keep the two in step. */
+ * gives the same bits. Compiles as CUDA, as the host target's C++ and as plain C (the
+ * OpenMP and sequential baselines); tests/handcomp uses it too. */
 #ifndef TREE_WORK_H
 #define TREE_WORK_H
 
