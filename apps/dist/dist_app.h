@@ -1,6 +1,8 @@
 /* dist_app.h - what the distributed example apps share: argument parsing, timing, and a
  * PASS/FAIL report on rank 0 against a value computed sequentially on the host. Include
- * after the runtime header. */
+ * after the runtime header. Built without the distributed layer (no GTAP_DISTRIBUTED: the
+ * "_alone" builds, the node runtime by itself), the few distributed calls the apps make
+ * become single-process stand-ins, so one source serves both. */
 #ifndef GTAP_DIST_APP_H
 #define GTAP_DIST_APP_H
 
@@ -9,7 +11,17 @@
 #include <string.h>
 #include <time.h>
 
+#if defined(GTAP_DISTRIBUTED)
 #include "gtap_dist.h"
+#else
+#include <stdint.h>
+#define GTAP_DIST_SUM 0
+static inline int gtap_init_distributed(int *argc, char ***argv) { (void)argc; (void)argv; return 0; }
+static inline int gtap_dist_finalize(void) { return 0; }
+static inline int gtap_dist_rank(void) { return 0; }
+static inline int gtap_dist_size(void) { return 1; }
+static inline int gtap_dist_allreduce_u64(uint64_t *v, int n, int op) { (void)v; (void)n; (void)op; return 0; }
+#endif
 
 static inline double app_now_ms(void)
 {

@@ -168,6 +168,7 @@ static inline void gtap_rxd_set_idle(gtap_rxd *d, int idle)
         /* release: our outbox messages and consumed inbox are published before idle (N4) */
         __atomic_store_n(&d->region->status.idle, 1u, __ATOMIC_RELEASE);
     } else {
+        d->idle_polls = 0; /* the next idle period starts with short waits again */
         if (d->in_run)
             d->region->status.idle_ns += gtap_rxd_now() - d->idle_since_ns;
         /* relaxed: the next inbox head release orders it (N4) */

@@ -1,9 +1,11 @@
 #!/bin/sh
 # run_mpi.sh - runs an MPI test program with the flags this MPI needs, under a hang timeout.
-#   run_mpi.sh [--expect-fail REGEX] [--max-seconds S] [--env VAR=VALUE]... NP PROGRAM [ARGS...]
+#   run_mpi.sh [--expect-fail REGEX] [--max-seconds S] [--env VAR=VALUE]... [--require-gpus N]
+#              NP PROGRAM [ARGS...]
 # Passes when the job exits 0 and prints no "FAIL" line (or, with --expect-fail, when it
 # exits non-zero within S seconds and its output matches REGEX). The timeout (default 120 s)
-# only catches hangs; it is not a performance check.
+# only catches hangs; it is not a performance check. With --require-gpus N it exits 77
+# (skipped) on a machine with fewer than N GPUs.
 set -u
 expect_fail=""
 max_s=120
@@ -13,6 +15,13 @@ while [ $# -gt 0 ]; do
     --expect-fail) expect_fail=$2; shift 2 ;;
     --max-seconds) max_s=$2; shift 2 ;;
     --env) envs="$envs $2"; shift 2 ;;
+    --require-gpus)
+        have=$(nvidia-smi -L 2>/dev/null | grep -c '^GPU' || true)
+        if [ "${have:-0}" -lt "$2" ]; then
+            echo "SKIP: needs $2 GPU(s), found ${have:-0}"
+            exit 77
+        fi
+        shift 2 ;;
     *) break ;;
     esac
 done
@@ -24,7 +33,9 @@ if [ -z "$MPIRUN" ]; then
 fi
 flags=""
 if "$MPIRUN" --version 2>&1 | grep -q "Open MPI"; then
-    flags="--oversubscribe"
+    # --bind-to none: a rank is two threads (executor + proxy); bound to one core they would
+    # time-share it in scheduler quanta (milliseconds)
+    flags="--oversubscribe --bind-to none"
     [ "$(id -u)" -eq 0 ] && flags="$flags --allow-run-as-root"
     # quiet, local-only transports: CI containers have no InfiniBand
     flags="$flags --mca btl self,vader --mca pml ob1"
