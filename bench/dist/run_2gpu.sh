@@ -1,0 +1,100 @@
+#!/bin/sh
+# run_2gpu.sh BUILD OUT - the inter-GPU benchmarks of issue 5 on the 2-GPU H200 machine:
+#   strong scaling 1 -> 2 GPUs: N-Queens(18) and binary tree D=24 (goal: >= 1.85x);
+#   weak scaling: binary tree D=23 on 1 GPU vs D=24 on 2 GPUs, UTS T1 vs T1L-like;
+#   single-GPU mode vs the node runtime alone (goal: within 2%): each app's "_alone" build
+#   (no distributed layer) vs its distributed build on 1 rank, and fib built plain vs linked
+#   with libgtap_dist without gtap_init_distributed.
+# BUILD must be configured with -DGTAP_DIST_GPU_APPS=ON (and the GPU node side present).
+# Writes OUT/runs.csv (one line per run), OUT/summary.md, and OUT/logs/*.log (GTAP_STATS=1).
+# Knobs (environment): REPS (5), NQ_N (18), NQ_CUTOFF (7), TREE_D (24), RUNS (3 launches per
+# process, the first is dropped), MPIRUN (mpirun).
+set -eu
+build=${1:?usage: run_2gpu.sh BUILD OUT}
+out=${2:?usage: run_2gpu.sh BUILD OUT}
+REPS=${REPS:-5}; NQ_N=${NQ_N:-18}; NQ_CUTOFF=${NQ_CUTOFF:-7}; TREE_D=${TREE_D:-24}; RUNS=${RUNS:-3}
+MPIRUN=${MPIRUN:-mpirun}
+d=$build/apps_inter_gpu/dist
+u=$build/apps_inter_gpu/uts
+mkdir -p "$out/logs"
+ngpu=$(nvidia-smi -L 2>/dev/null | grep -c '^GPU' || true)
+[ "${ngpu:-0}" -ge 2 ] || { echo "run_2gpu.sh: needs 2 GPUs, found ${ngpu:-0}" >&2; exit 1; }
+flags=""
+if "$MPIRUN" --version 2>&1 | grep -q "Open MPI"; then
+    flags="--bind-to none -x GTAP_STATS=1"
+    [ "$(id -u)" -eq 0 ] && flags="$flags --allow-run-as-root"
+fi
+{
+    echo "# $(date -Is) $(hostname)"
+    nvidia-smi --query-gpu=index,name,pci.bus_id,driver_version --format=csv,noheader
+    nvidia-smi topo -m 2>/dev/null | head -4
+    "$MPIRUN" --version 2>&1 | head -1
+    git -C "$(dirname "$0")/../.." log -1 --format='commit %H %s' 2>/dev/null || true
+} > "$out/environment.txt"
+echo "workload,config,ranks,rep,run,ms" > "$out/runs.csv"
+
+# run NAME CONFIG RANKS COMMAND...: RANKS 0 = without mpirun
+run() {
+    name=$1; config=$2; np=$3; shift 3
+    i=1
+    while [ $i -le "$REPS" ]; do
+        log="$out/logs/$name.$config.np$np.rep$i.log"
+        if [ "$np" -eq 0 ]; then
+            GTAP_STATS=1 "$@" > "$log" 2>&1
+        else
+            # shellcheck disable=SC2086
+            GTAP_STATS=1 "$MPIRUN" $flags -np "$np" "$@" > "$log" 2>&1
+        fi
+        if grep -q '^FAIL' "$log"; then echo "FAIL: $name $config np=$np (see $log)"; exit 1; fi
+        grep -E '^(PASS|run [0-9])' "$log" | sed -n 's/.* in \([0-9.]*\) ms.*/\1/p' | awk -v w="$name" -v c="$config" \
+            -v n="$np" -v r="$i" 'NR > 1 { print w "," c "," n "," r "," NR "," $1 }' >> "$out/runs.csv"
+        i=$((i + 1))
+    done
+    echo "done: $name $config ranks=$np"
+}
+
+# strong scaling
+run nqueens$NQ_N alone 0 "$d/dist_nqueens_alone_gpu" "$NQ_N" "$NQ_CUTOFF" "$RUNS"
+run nqueens$NQ_N dist 1 "$d/dist_nqueens_gpu" "$NQ_N" "$NQ_CUTOFF" "$RUNS"
+run nqueens$NQ_N dist 2 "$d/dist_nqueens_gpu" "$NQ_N" "$NQ_CUTOFF" "$RUNS"
+run tree$TREE_D alone 0 "$d/dist_bintree_alone_gpu" "$TREE_D" "$RUNS"
+run tree$TREE_D dist 1 "$d/dist_bintree_gpu" "$TREE_D" "$RUNS"
+run tree$TREE_D dist 2 "$d/dist_bintree_gpu" "$TREE_D" "$RUNS"
+run fib34 dist 1 "$d/dist_fib_gpu" 34 "$RUNS"
+run fib34 dist 2 "$d/dist_fib_gpu" 34 "$RUNS"
+run utsT1 dist 1 "$u/uts_dist_gpu" T1 "$RUNS"
+run utsT1 dist 2 "$u/uts_dist_gpu" T1 "$RUNS"
+run utsT3 dist 1 "$u/uts_dist_gpu" T3 "$RUNS"
+run utsT3 dist 2 "$u/uts_dist_gpu" T3 "$RUNS"
+# weak scaling: twice the work on twice the GPUs
+run tree$((TREE_D - 1)) dist 1 "$d/dist_bintree_gpu" $((TREE_D - 1)) "$RUNS"
+# single-GPU mode: a program that does not ask for distribution, alone vs linked
+run fib34_single plain 0 "$d/dist_single_mode_plain_gpu" 34 $((RUNS + 2))
+run fib34_single linked 0 "$d/dist_single_mode_linked_gpu" 34 $((RUNS + 2))
+
+python3 - "$out" "$NQ_N" "$TREE_D" <<'PY'
+import csv, statistics, sys
+out, nq, d = sys.argv[1], sys.argv[2], int(sys.argv[3])
+t = {}
+for r in csv.DictReader(open(f"{out}/runs.csv")):
+    t.setdefault((r["workload"], r["config"], int(r["ranks"])), []).append(float(r["ms"]))
+med = {k: statistics.median(v) for k, v in t.items()}
+def m(w, c, n): return med.get((w, c, n), float("nan"))
+lines = ["# Inter-GPU benchmarks (2 GPUs)", "", "Medians over all runs but the first of each process.", "",
+         "| workload | node runtime alone (ms) | 1 GPU (ms) | 2 GPUs (ms) | speedup 1 -> 2 | goal |",
+         "|---|---:|---:|---:|---:|---|"]
+for w, goal in [(f"nqueens{nq}", ">= 1.85x"), (f"tree{d}", ">= 1.85x"), ("fib34", ""), ("utsT1", ""), ("utsT3", "")]:
+    a, one, two = m(w, "alone", 0), m(w, "dist", 1), m(w, "dist", 2)
+    lines.append(f"| {w} | {a:.2f} | {one:.2f} | {two:.2f} | {one / two:.2f}x | {goal} |")
+lines += ["", "| single-GPU mode | ms |", "|---|---:|"]
+for w, c in [(f"nqueens{nq}", "alone"), (f"nqueens{nq}", "dist"), (f"tree{d}", "alone"), (f"tree{d}", "dist")]:
+    n = 0 if c == "alone" else 1
+    lines.append(f"| {w} {'node runtime alone' if n == 0 else 'distributed build, 1 rank'} | {m(w, c, n):.2f} |")
+p, l = m("fib34_single", "plain", 0), m("fib34_single", "linked", 0)
+lines.append(f"| fib(34) alone / linked with libgtap_dist, no init | {p:.2f} / {l:.2f} ({100 * (l - p) / p:+.2f}%, goal within 2%) |")
+w1, w2 = m(f"tree{d-1}", "dist", 1), m(f"tree{d}", "dist", 2)
+lines += ["", f"Weak scaling, binary tree: D={d-1} on 1 GPU {w1:.2f} ms, D={d} on 2 GPUs {w2:.2f} ms: "
+          f"efficiency {w1 / w2:.2f}."]
+open(f"{out}/summary.md", "w").write("\n".join(lines) + "\n")
+print("\n".join(lines))
+PY
