@@ -283,6 +283,7 @@ int gtap_dist_size(void) { return gtap_dist_g.active ? gtap_dist_g.size : 1; }
 int gtap_dist_local_rank(void) { return gtap_dist_g.active ? gtap_dist_g.local_rank : 0; }
 int gtap_dist_local_size(void) { return gtap_dist_g.active ? gtap_dist_g.local_size : 1; }
 uint64_t gtap_dist_program_hash(void) { return gtap_dist_g.program_hash; }
+int gtap_dist_mpi_cuda_aware(void) { return gtap_dist_g.cuda_aware; }
 uint32_t gtap_dist_ring_slots(void) { return gtap_dist_g.cfg.ring_slots ? gtap_dist_g.cfg.ring_slots : GTAP_NODE_DEFAULT_RING_SLOTS; }
 
 int gtap_dist_device_index(int num_visible)

@@ -631,7 +631,8 @@ static int gtap_rxd_attach(gtap_rx *rx)
     d->hooks.poll = gtap_rxd_poll;
     d->hooks.remote_finish = gtap_rxd_remote_finish;
     desc.device = "CPU (host target reference executor)";
-    desc.device_id = "";
+    /* test-only: claim a device id, to exercise the one-GPU-per-rank check on a CPU */
+    desc.device_id = getenv("GTAP_DIST_TEST_DEVICE_ID") ? getenv("GTAP_DIST_TEST_DEVICE_ID") : "";
     desc.no_taskwait = (uint32_t)rx->no_taskwait;
     if (gtap_dist_attach_node(d->region, &desc) != 0)
         goto fail;

@@ -222,10 +222,12 @@ static void begin_run(uint32_t epoch, const uint8_t *pl, uint32_t bytes)
     P.run_begin_ns = gtap_dist_now_ns();
     P.seg0 = bytes >= 24 ? gtap_wire_get64(pl + 8) : P.region->status.segments;
     P.idle0 = bytes >= 24 ? gtap_wire_get64(pl + 16) : P.region->status.idle_ns;
-    P.t_term_wall = 0;
-    P.term_mode = 0;
-    if (P.stop_epoch >= epoch) /* the run ended before this node began it (N5) */
+    if (P.stop_epoch >= epoch) { /* the run ended before this node began it (N5) */
         deliver_stop();
+    } else {
+        P.t_term_wall = 0;
+        P.term_mode = 0;
+    }
     /* messages of this run that came early */
     for (int i = 0; i < P.deferred.n;) {
         netmsg m = P.deferred.v[i];

@@ -48,6 +48,10 @@ int gtap_dist_detach_node(void);
  * (the program ignored the error; running every rank alone would be wrong). */
 int gtap_dist_init_failed(void);
 
+/* 1 when the MPI library said (MPIX_Query_cuda_support) that it accepts device buffers;
+ * a GPU node stages records through pinned host memory otherwise. */
+int gtap_dist_mpi_cuda_aware(void);
+
 /* The program hash ranks agreed on at start-up (what nodes put in wire batches). */
 uint64_t gtap_dist_program_hash(void);
 
