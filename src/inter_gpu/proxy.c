@@ -77,7 +77,8 @@ static struct proxy {
     VEC(netmsg) delayed;               /* delay injection (GTAP_DIST_DELAY_SEED) */
     VEC(sendbuf) sends;
     agg *aggs;                         /* [size]: results waiting to go to each origin */
-    VEC(gather) gathers;               /* per-run statistics being gathered, in run order */
+    VEC(gather *) gathers;             /* per-run statistics being gathered, in run order
+                                          (each allocated alone: MPI holds its buffers) */
     gtap_dist_stats st;
     uint64_t run_begin_ns, seg0, idle0;
     /* host command in progress */
@@ -212,7 +213,7 @@ static void begin_run(uint32_t epoch, const uint8_t *pl, uint32_t bytes)
     P.epoch = epoch;
     P.rs = RS_RUNNING;
     P.stop_delivered = P.stop_delivered < epoch - 1 ? epoch - 1 : P.stop_delivered;
-    P.safra_on = P.no_taskwait; /* T2: no parent links, so only Safra can tell */
+    P.safra_on = P.no_taskwait; /* T3: no parent links, so only Safra can tell */
     gtap_safra_reset(&P.safra, P.rank, P.size);
     P.next_wave_ns = 0;
     P.next_steal_ns = 0;
@@ -484,18 +485,14 @@ static void end_run(uint32_t epoch, const uint8_t *pl, uint32_t bytes)
     P.g->last_stats = P.st;
     if (P.g->cfg.stats || P.g->cfg.require_migration) {
         /* T5: statistics of this run travel to rank 0 while the next run goes on */
-        gather gth;
-        memset(&gth, 0, sizeof gth);
-        gth.mine = P.st;
-        gth.epoch = epoch;
-        if (P.rank == 0 && !(gth.all = (gtap_dist_stats *)calloc((size_t)P.size, sizeof *gth.all)))
+        gather *g = (gather *)calloc(1, sizeof *g);
+        if (!g || (P.rank == 0 && !(g->all = (gtap_dist_stats *)calloc((size_t)P.size, sizeof *g->all))))
             gtap_dist_fatal("out of host memory in the proxy");
-        VEC_PUSH(P.gathers, gth);
-        {
-            gather *g = &P.gathers.v[P.gathers.n - 1];
-            GTAP_MPI_CHECK(MPI_Igather(&g->mine, (int)sizeof g->mine, MPI_BYTE, g->all, (int)sizeof g->mine,
-                                       MPI_BYTE, 0, P.g->comm, &g->req));
-        }
+        g->mine = P.st;
+        g->epoch = epoch;
+        GTAP_MPI_CHECK(MPI_Igather(&g->mine, (int)sizeof g->mine, MPI_BYTE, g->all, (int)sizeof g->mine,
+                                   MPI_BYTE, 0, P.g->comm, &g->req));
+        VEC_PUSH(P.gathers, g);
     }
 }
 
@@ -676,7 +673,7 @@ static int gather_step(void)
     gather *g;
     if (P.gathers.n == 0)
         return 0;
-    g = &P.gathers.v[0];
+    g = P.gathers.v[0];
     GTAP_MPI_CHECK(MPI_Test(&g->req, &flag, MPI_STATUS_IGNORE));
     if (!flag)
         return 0;
@@ -691,7 +688,8 @@ static int gather_step(void)
                             "(GTAP_DIST_TEST_REQUIRE_MIGRATION=1)", g->epoch, P.size);
     }
     free(g->all);
-    memmove(&P.gathers.v[0], &P.gathers.v[1], (size_t)(P.gathers.n - 1) * sizeof *g);
+    free(g);
+    memmove(&P.gathers.v[0], &P.gathers.v[1], (size_t)(P.gathers.n - 1) * sizeof *P.gathers.v);
     P.gathers.n--;
     return 1;
 }
