@@ -2,7 +2,8 @@
  * distributed layer is active. One loop (gtap_proxy_main) receives and answers proxy
  * messages, serves the node's outbox, feeds its inbox, steals when the node is idle,
  * detects termination, drains each run, runs the main thread's commands, and watches for
- * lack of progress. Protocol rules are cited from docs/steal.md (S1-S7), docs/dist.md
+ * lack of progress (commands: proxy_cmd.c; statistics and the watchdog: proxy_report.c).
+ * Protocol rules are cited from docs/steal.md (S1-S7), docs/dist.md
  * (T1-T6) and gtap/node_iface.h (N1-N8). */
 #define _GNU_SOURCE
 #include <sched.h>
@@ -10,94 +11,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "dist_internal.h"
-#include "gtap/wire.h"
-#include "mailbox.h"
-#include "protocol.h"
-#include "termination.h"
+#include "proxy_internal.h"
 
-/* Run states of the proxy (docs/dist.md T5). A run ends for this rank when its node
- * leaves it; control messages of an older run that arrive later are recognized by their
- * run number (every message carries it) and answered or dropped. */
-enum { RS_OUTSIDE = 1, RS_RUNNING };
-
-static const char *rs_str(int rs)
-{
-    switch (rs) {
-    case RS_OUTSIDE: return "outside a run";
-    case RS_RUNNING: return "running";
-    default: return "?";
-    }
-}
-
-typedef struct sendbuf { MPI_Request req; uint8_t *buf; } sendbuf;
-typedef struct netmsg { uint64_t due_ns; int src; uint8_t *buf; int len; } netmsg;
-typedef struct inmsg { unsigned kind; uint32_t arg, bytes; uint8_t *data; } inmsg;
-typedef struct agg { uint8_t *buf; gtap_wire_writer w; } agg;
-typedef struct gather { MPI_Request req; gtap_dist_stats mine, *all; uint32_t epoch; } gather;
-
-#define VEC(T) struct { T *v; int n, cap; }
-#define VEC_PUSH(vec, x)                                                                       \
-    do {                                                                                       \
-        if ((vec).n == (vec).cap) {                                                            \
-            int nc_ = (vec).cap ? (vec).cap * 2 : 16;                                          \
-            void *nv_ = realloc((vec).v, (size_t)nc_ * sizeof *(vec).v);                       \
-            if (!nv_)                                                                          \
-                gtap_dist_fatal("out of host memory in the proxy");                            \
-            (vec).v = nv_;                                                                     \
-            (vec).cap = nc_;                                                                   \
-        }                                                                                      \
-        (vec).v[(vec).n++] = (x);                                                              \
-    } while (0)
-
-static struct proxy {
-    gtap_dist_job *g;
-    int rank, size;
-    /* node */
-    gtap_node_region *region;
-    gtap_mbox inbox, outbox;           /* producer / consumer */
-    int no_taskwait;
-    VEC(inmsg) inq;                    /* inbox messages waiting for room, FIFO */
-    int inq_head;
-    /* run */
-    int rs;
-    uint32_t epoch;                    /* last RUN_BEGIN */
-    uint32_t stop_epoch;               /* latest run known to be over */
-    uint32_t stop_delivered;           /* latest STOP posted to the node */
-    uint64_t t_term_wall;
-    uint32_t term_mode;
-    int safra_on;
-    gtap_safra safra;
-    uint64_t next_wave_ns;
-    gtap_thief thief;
-    gtap_victim_side owed;
-    gtap_victims victims;
-    uint64_t next_steal_ns;
-    VEC(netmsg) deferred;              /* messages of a run the node has not begun */
-    VEC(netmsg) delayed;               /* delay injection (GTAP_DIST_DELAY_SEED) */
-    VEC(sendbuf) sends;
-    agg *aggs;                         /* [size]: results waiting to go to each origin */
-    VEC(gather *) gathers;             /* per-run statistics being gathered, in run order
-                                          (each allocated alone: MPI holds its buffers) */
-    gtap_dist_stats st;
-    uint64_t run_begin_ns, seg0, idle0;
-    /* host command in progress */
-    gtap_dist_cmd *cmd;
-    MPI_Request cmd_req;
-    int cmd_phase;
-    size_t cmd_off;
-    char *cmd_ids;
-    /* watchdog */
-    uint64_t last_progress_ns, last_segments, *seen_progress;
-    int progressed;
-    int ever_attached;
-    uint64_t rng;
-    int quit;
-} P;
+struct proxy gtap_proxy_state;
 
 /* ---- sending -------------------------------------------------------------------------- */
 
-static void send_msg(int dst, unsigned kind, uint32_t epoch, uint32_t arg0, uint32_t arg1,
+void gtap_proxy_send(int dst, unsigned kind, uint32_t epoch, uint32_t arg0, uint32_t arg1,
                      const void *payload, uint32_t plen)
 {
     gtap_proto_header h;
@@ -254,7 +174,7 @@ static void decide_termination(uint32_t mode)
     gtap_wire_put64(pl, P.t_term_wall);
     nk = gtap_proto_tree_children(P.rank, P.size, kids);
     for (int i = 0; i < nk; i++)
-        send_msg(kids[i], GTAP_PROTO_STOP, P.epoch, mode, 0, pl, sizeof pl);
+        gtap_proxy_send(kids[i], GTAP_PROTO_STOP, P.epoch, mode, 0, pl, sizeof pl);
     P.stop_epoch = P.epoch;
     deliver_stop();
 }
@@ -293,7 +213,7 @@ static void handle_net(int src, uint8_t *buf, int len)
          * the export requests it already has) says so at once */
         if (!in_run(h.epoch) || P.stop_epoch >= h.epoch || P.owed.count >= GTAP_PROTO_MAX_OWED ||
             node_passive()) {
-            send_msg(src, GTAP_PROTO_STEAL_REPLY, h.epoch, h.arg0, 0, NULL, 0);
+            gtap_proxy_send(src, GTAP_PROTO_STEAL_REPLY, h.epoch, h.arg0, 0, NULL, 0);
             break;
         }
         if (gtap_victim_push(&P.owed, src, h.arg0, h.epoch, &node_req) != 0)
@@ -349,7 +269,7 @@ static void handle_net(int src, uint8_t *buf, int len)
             gtap_dist_fatal("protocol error: short STOP from rank %d", src);
         /* forward even a late one (delays may reorder two STOPs): the children need it */
         for (int i = 0; i < nk; i++)
-            send_msg(kids[i], GTAP_PROTO_STOP, h.epoch, h.arg0, 0, pl, plen);
+            gtap_proxy_send(kids[i], GTAP_PROTO_STOP, h.epoch, h.arg0, 0, pl, plen);
         P.progressed = 1;
         if (h.epoch <= P.stop_epoch)
             break; /* a later run's STOP came first: runs end in order, so this one is over */
@@ -420,7 +340,7 @@ static void agg_flush(int dst)
     agg *a = &P.aggs[dst];
     if (!a->buf || a->w.count == 0)
         return;
-    send_msg(dst, GTAP_PROTO_RESULTS, P.epoch, 0, a->w.count, a->buf, a->w.used);
+    gtap_proxy_send(dst, GTAP_PROTO_RESULTS, P.epoch, 0, a->w.count, a->buf, a->w.used);
     gtap_safra_sent(&P.safra);
     P.st.results_out += a->w.count;
     gtap_wire_batch_begin(&a->w, a->buf, GTAP_NODE_MAX_MESSAGE_BYTES, GTAP_WIRE_RESULTS, P.g->program_hash);
@@ -537,13 +457,13 @@ static int poll_outbox(void)
             if (gtap_victim_pop(&P.owed, h->arg, &o) != 0)
                 gtap_dist_fatal("internal error: the node answered export request %u out of order", h->arg);
             if (r.count > 0) {
-                send_msg(o.thief, GTAP_PROTO_STEAL_REPLY, o.epoch, o.thief_req, r.count, pl, h->bytes);
+                gtap_proxy_send(o.thief, GTAP_PROTO_STEAL_REPLY, o.epoch, o.thief_req, r.count, pl, h->bytes);
                 gtap_safra_sent(&P.safra);
                 P.st.requests_served++;
                 P.st.tasks_out += r.count;
                 P.st.bytes_out += h->bytes;
             } else {
-                send_msg(o.thief, GTAP_PROTO_STEAL_REPLY, o.epoch, o.thief_req, 0, NULL, 0);
+                gtap_proxy_send(o.thief, GTAP_PROTO_STEAL_REPLY, o.epoch, o.thief_req, 0, NULL, 0);
             }
             break;
         }
@@ -599,7 +519,7 @@ static int steal_step(void)
     if (victim < 0)
         return 0;
     id = gtap_thief_add(&P.thief, victim, now);
-    send_msg(victim, GTAP_PROTO_STEAL_REQ, P.epoch, id, (uint32_t)P.g->cfg.steal_batch, NULL, 0);
+    gtap_proxy_send(victim, GTAP_PROTO_STEAL_REQ, P.epoch, id, (uint32_t)P.g->cfg.steal_batch, NULL, 0);
     P.st.steals_attempted++;
     return 1;
 }
@@ -625,7 +545,7 @@ static int term_step(void)
     }
     if (act == GTAP_SAFRA_SEND) {
         gtap_wire_put64(pl, (uint64_t)q);
-        send_msg((P.rank + 1) % P.size, GTAP_PROTO_TOKEN, P.epoch, wave, (uint32_t)black, pl, sizeof pl);
+        gtap_proxy_send((P.rank + 1) % P.size, GTAP_PROTO_TOKEN, P.epoch, wave, (uint32_t)black, pl, sizeof pl);
         if (P.rank == 0)
             P.next_wave_ns = gtap_dist_now_ns() + 20000; /* at most one wave per 20 us */
         return 1;
@@ -634,284 +554,6 @@ static int term_step(void)
 }
 
 /* ---- the end of a run: drain (T5) ------------------------------------------------------- */
-
-static void print_stats(const gtap_dist_stats *all, uint32_t epoch)
-{
-    uint64_t maxstop = 0, att = 0, ok = 0, msgs = 0;
-    for (int r = 0; r < P.size; r++) {
-        if (all[r].stop_latency_ns > maxstop)
-            maxstop = all[r].stop_latency_ns;
-        att += all[r].steals_attempted;
-        ok += all[r].steals_succeeded;
-        msgs += all[r].msgs_sent;
-    }
-    fprintf(stderr, "gtap: stats: run %u, %d ranks, termination by %s, stop latency max %.3f ms, "
-                    "steals %llu/%llu, messages %llu (%.1f per successful steal)\n",
-            epoch, P.size, all[0].termination_mode == 2 ? "Safra token" : "root completion",
-            maxstop / 1e6, (unsigned long long)ok, (unsigned long long)att, (unsigned long long)msgs,
-            ok ? (double)msgs / (double)ok : 0.0);
-    fprintf(stderr, "gtap: stats: rank steals_att steals_ok served tasks_in tasks_out kib_in kib_out "
-                    "results_in results_out msgs_sent msgs_recv segments idle_ms first_work_ms run_ms stop_ms\n");
-    for (int r = 0; r < P.size; r++) {
-        const gtap_dist_stats *s = &all[r];
-        fprintf(stderr, "gtap: stats: %4d %10llu %9llu %6llu %8llu %9llu %6.1f %7.1f %10llu %11llu %9llu "
-                        "%9llu %8llu %7.2f %13.3f %6.1f %7.3f\n",
-                r, (unsigned long long)s->steals_attempted, (unsigned long long)s->steals_succeeded,
-                (unsigned long long)s->requests_served, (unsigned long long)s->tasks_in,
-                (unsigned long long)s->tasks_out, s->bytes_in / 1024.0, s->bytes_out / 1024.0,
-                (unsigned long long)s->results_in, (unsigned long long)s->results_out,
-                (unsigned long long)s->msgs_sent, (unsigned long long)s->msgs_received,
-                (unsigned long long)s->segments, s->idle_ns / 1e6, s->first_work_ns / 1e6, s->run_ns / 1e6,
-                s->stop_latency_ns / 1e6);
-    }
-}
-
-/* Completes the per-run statistics gathers in order; rank 0 prints and checks them. */
-static int gather_step(void)
-{
-    int flag = 0;
-    gather *g;
-    if (P.gathers.n == 0)
-        return 0;
-    g = P.gathers.v[0];
-    GTAP_MPI_CHECK(MPI_Test(&g->req, &flag, MPI_STATUS_IGNORE));
-    if (!flag)
-        return 0;
-    if (P.rank == 0 && P.g->cfg.stats)
-        print_stats(g->all, g->epoch);
-    if (P.rank == 0 && P.g->cfg.require_migration && P.size > 1) {
-        uint64_t moved = 0;
-        for (int r = 0; r < P.size; r++)
-            moved += g->all[r].tasks_in;
-        if (moved == 0)
-            gtap_dist_fatal("test: no task migrated in run %u of %d ranks "
-                            "(GTAP_DIST_TEST_REQUIRE_MIGRATION=1)", g->epoch, P.size);
-    }
-    free(g->all);
-    free(g);
-    memmove(&P.gathers.v[0], &P.gathers.v[1], (size_t)(P.gathers.n - 1) * sizeof *P.gathers.v);
-    P.gathers.n--;
-    return 1;
-}
-
-/* ---- host commands (only between runs) ------------------------------------------------- */
-
-static void finish_command(int status)
-{
-    pthread_mutex_lock(&P.g->mu);
-    P.cmd->status = status;
-    P.cmd->done = 1;
-    P.g->cmd = NULL;
-    pthread_cond_broadcast(&P.g->cv);
-    pthread_mutex_unlock(&P.g->mu);
-    P.cmd = NULL;
-    P.cmd_phase = 0;
-}
-
-#define ID_BYTES 128
-#define REPLICATE_CHUNK (1u << 30)
-
-static int start_replicate_chunk(void)
-{
-    gtap_dist_cmd *c = P.cmd;
-    size_t n = c->bytes - P.cmd_off;
-    if (n > REPLICATE_CHUNK)
-        n = REPLICATE_CHUNK;
-    GTAP_MPI_CHECK(MPI_Ibcast((char *)c->buf + P.cmd_off, (int)n, MPI_BYTE, 0, P.g->comm, &P.cmd_req));
-    P.cmd_off += n;
-    return 1;
-}
-
-static int attach_finish(void)
-{
-    gtap_dist_cmd *c = P.cmd;
-    int dup = -1, status = 0;
-    for (int i = 0; i < P.size && dup < 0; i++) {
-        const char *a = P.cmd_ids + (size_t)i * ID_BYTES;
-        if (!a[0])
-            continue;
-        for (int j = i + 1; j < P.size; j++) {
-            if (strcmp(a, P.cmd_ids + (size_t)j * ID_BYTES) == 0) {
-                dup = i;
-                if (P.rank == 0)
-                    fprintf(stderr, "gtap: error: ranks %d and %d use the same GPU (%s): run one rank "
-                                    "per GPU (srun --gpus-per-task=1, or as many ranks per host as GPUs)\n",
-                            i, j, a);
-                break;
-            }
-        }
-    }
-    free(P.cmd_ids);
-    P.cmd_ids = NULL;
-    if (dup >= 0)
-        status = GTAP_DIST_ERR_DEVICE;
-    if (status == 0) {
-        P.region = c->region;
-        P.no_taskwait = (int)c->desc.no_taskwait;
-        gtap_mbox_bind_producer(&P.inbox, P.region, GTAP_MBOX_INBOX);
-        gtap_mbox_bind_consumer(&P.outbox, P.region, GTAP_MBOX_OUTBOX);
-        P.region->status.epoch = P.epoch; /* N5: run numbers continue across attachments */
-        P.ever_attached = 1;
-        snprintf(P.g->device, sizeof P.g->device, "%s", c->device);
-    }
-    return status;
-}
-
-static int command_step(void)
-{
-    int flag = 0;
-    /* S7: between runs, and with every request of ours answered, so that after the last
-     * command (the finalize barrier) no runtime message is in flight */
-    if (P.rs != RS_OUTSIDE || P.thief.n || P.gathers.n)
-        return 0;
-    if (!P.cmd) {
-        pthread_mutex_lock(&P.g->mu);
-        P.cmd = P.g->cmd;
-        pthread_mutex_unlock(&P.g->mu);
-        if (!P.cmd)
-            return 0;
-        P.cmd_phase = 1;
-        switch (P.cmd->kind) {
-        case GTAP_CMD_ATTACH:
-            if (P.region) {
-                finish_command(GTAP_DIST_ERR_STATE);
-                return 1;
-            }
-            P.cmd_ids = (char *)calloc((size_t)P.size, ID_BYTES);
-            if (!P.cmd_ids)
-                gtap_dist_fatal("out of host memory in the proxy");
-            snprintf(P.cmd_ids + (size_t)P.rank * ID_BYTES, ID_BYTES, "%s", P.cmd->device_id);
-            GTAP_MPI_CHECK(MPI_Iallgather(MPI_IN_PLACE, 0, MPI_DATATYPE_NULL, P.cmd_ids, ID_BYTES, MPI_BYTE,
-                                          P.g->comm, &P.cmd_req));
-            return 1;
-        case GTAP_CMD_DETACH:
-            P.region = NULL;
-            finish_command(0);
-            return 1;
-        case GTAP_CMD_REPLICATE:
-            if (P.rank == 0 && P.cmd->buf != P.cmd->src && P.cmd->bytes)
-                memmove(P.cmd->buf, P.cmd->src, P.cmd->bytes);
-            P.cmd_off = 0;
-            if (P.cmd->bytes == 0) {
-                finish_command(0);
-                return 1;
-            }
-            return start_replicate_chunk();
-        case GTAP_CMD_ALLREDUCE:
-            GTAP_MPI_CHECK(MPI_Iallreduce(MPI_IN_PLACE, P.cmd->buf, P.cmd->count, MPI_UINT64_T,
-                                          P.cmd->op == GTAP_DIST_MAX ? MPI_MAX : MPI_SUM, P.g->comm, &P.cmd_req));
-            return 1;
-        case GTAP_CMD_STATS:
-            GTAP_MPI_CHECK(MPI_Igather(&P.g->last_stats, (int)sizeof P.st, MPI_BYTE,
-                                       P.rank == 0 ? P.cmd->buf : NULL, (int)sizeof P.st, MPI_BYTE, 0,
-                                       P.g->comm, &P.cmd_req));
-            if (P.rank == 0 && !P.cmd->buf)
-                gtap_dist_fatal("gtap_dist_stats_gather(NULL) on rank 0");
-            return 1;
-        case GTAP_CMD_BARRIER:
-        case GTAP_CMD_FINALIZE:
-            GTAP_MPI_CHECK(MPI_Ibarrier(P.g->comm, &P.cmd_req));
-            return 1;
-        default:
-            finish_command(GTAP_DIST_ERR_ARG);
-            return 1;
-        }
-    }
-    GTAP_MPI_CHECK(MPI_Test(&P.cmd_req, &flag, MPI_STATUS_IGNORE));
-    if (!flag)
-        return 0;
-    switch (P.cmd->kind) {
-    case GTAP_CMD_ATTACH:
-        finish_command(attach_finish());
-        break;
-    case GTAP_CMD_REPLICATE:
-        if (P.cmd_off < P.cmd->bytes)
-            return start_replicate_chunk();
-        finish_command(0);
-        break;
-    case GTAP_CMD_FINALIZE:
-        if (P.region && P.rank == 0)
-            fprintf(stderr, "gtap: warning: gtap_dist_finalize() before gtap_finalize()\n");
-        if (!P.ever_attached && P.size > 1 && P.rank == 0)
-            fprintf(stderr, "gtap: warning: no node runtime joined the distributed layer (a GPU build "
-                            "without the GPU node side?): every rank ran its launches alone\n");
-        P.quit = 1;
-        finish_command(0);
-        break;
-    default:
-        finish_command(0);
-    }
-    return 1;
-}
-
-/* ---- watchdog (GTAP_WATCHDOG_S) --------------------------------------------------------- */
-
-static void dump_state(void)
-{
-    char buf[4096];
-    int n = 0;
-    gtap_node_region *r = P.region;
-#define OUT(...) n += snprintf(buf + n, sizeof buf - (size_t)(n < (int)sizeof buf ? n : (int)sizeof buf), __VA_ARGS__)
-    static const char *cmds[] = {"", "attaching the node (gtap_initialize)", "detaching the node",
-                                 "gtap_replicate", "gtap_dist_allreduce_u64", "gtap_dist_barrier",
-                                 "gtap_dist_stats_gather", "gtap_dist_finalize"};
-    OUT("gtap: watchdog dump of rank %d (host %s, %s): proxy %s, run %u, stop known for run %u, "
-        "termination %s%s%s\n", P.rank, P.g->host, P.g->device, rs_str(P.rs), P.epoch, P.stop_epoch,
-        P.safra_on ? "by Safra token" : "by root completion",
-        P.cmd ? ", waiting for every rank in the collective of " : "",
-        P.cmd && P.cmd->kind > 0 && P.cmd->kind <= GTAP_CMD_FINALIZE ? cmds[P.cmd->kind] : "");
-    if (r) {
-        gtap_node_status *s = &r->status;
-        OUT("gtap:   node: idle %u, in_run %u, error %u, segments %llu, runnable %llu, live records %llu, "
-            "imported %llu, exported %llu, results applied %llu\n", s->idle, s->in_run, s->error,
-            (unsigned long long)s->segments, (unsigned long long)s->runnable, (unsigned long long)s->live,
-            (unsigned long long)s->tasks_imported, (unsigned long long)s->tasks_exported,
-            (unsigned long long)s->results_applied);
-        if (s->in_run && !s->idle && s->segments == P.last_segments)
-            OUT("gtap:   the node holds work but finished no task segment for the whole period: "
-                "a task that does not return, or one far longer than GTAP_WATCHDOG_S?\n");
-        OUT("gtap:   inbox: head %llu tail %llu (+%d queued in the proxy); outbox: head %llu tail %llu\n",
-            (unsigned long long)r->inbox.head, (unsigned long long)r->inbox.tail, P.inq.n - P.inq_head,
-            (unsigned long long)r->outbox.head, (unsigned long long)r->outbox.tail);
-    } else {
-        OUT("gtap:   no node attached\n");
-    }
-    OUT("gtap:   steal requests in flight: %d", P.thief.n);
-    for (int i = 0; i < P.thief.n && i < 8; i++)
-        OUT(" [to rank %d, id %u, %.1f ms ago]", P.thief.req[i].victim, P.thief.req[i].id,
-            (gtap_dist_now_ns() - P.thief.req[i].sent_ns) / 1e6);
-    OUT("; export requests owed by the node: %u\n", P.owed.count);
-    OUT("gtap:   Safra: count %lld, %s, token %s (wave %u), waves started %u; delayed messages %d, "
-        "deferred %d, sends pending %d\n", (long long)P.safra.count, P.safra.black ? "black" : "white",
-        P.safra.has_token ? "held" : "not held", P.safra.wave, P.safra.waves, P.delayed.n, P.deferred.n,
-        P.sends.n);
-#undef OUT
-    fputs(buf, stderr);
-    fflush(stderr);
-}
-
-static void watchdog_step(void)
-{
-    uint64_t now, seg;
-    if (P.g->cfg.watchdog_s <= 0)
-        return;
-    now = gtap_dist_now_ns();
-    seg = P.region ? __atomic_load_n(&P.region->status.segments, __ATOMIC_RELAXED) : 0;
-    if (seg != P.last_segments) {
-        P.last_segments = seg;
-        P.progressed = 1;
-    }
-    if (P.progressed || (P.rs == RS_OUTSIDE && !P.cmd)) {
-        P.last_progress_ns = now;
-        P.progressed = 0;
-        return;
-    }
-    if ((double)(now - P.last_progress_ns) > P.g->cfg.watchdog_s * 1e9) {
-        dump_state();
-        gtap_dist_fatal("watchdog: no progress for %.1f s (GTAP_WATCHDOG_S=%g)",
-                        (now - P.last_progress_ns) / 1e9, P.g->cfg.watchdog_s);
-    }
-}
 
 /* ---- the loop --------------------------------------------------------------------------- */
 
@@ -970,9 +612,9 @@ void *gtap_proxy_main(void *arg)
         progress += steal_step();
         progress += term_step();
         progress += complete_sends();
-        progress += gather_step();
-        progress += command_step();
-        watchdog_step();
+        progress += gtap_proxy_gather_step();
+        progress += gtap_proxy_command_step();
+        gtap_proxy_watchdog_step();
         if (P.g->cfg.delay_seed && gtap_proto_rand(&P.rng) % 16 == 0) {
             struct timespec ts = {0, (long)(1000ull * (gtap_proto_rand(&P.rng) % (P.g->cfg.delay_max_us / 4 + 1)))};
             nanosleep(&ts, NULL);

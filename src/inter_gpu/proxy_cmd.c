@@ -1,0 +1,160 @@
+/* proxy_cmd.c - the main thread's commands, run by the proxy between runs: attaching and
+ * detaching the node (with the one-GPU-per-rank check), gtap_replicate, reductions,
+ * barriers, statistics and finalization, all as nonblocking collectives so the proxy keeps
+ * answering steal requests while it waits. */
+#define _GNU_SOURCE
+#include <stdio.h>
+#include <string.h>
+
+#include "proxy_internal.h"
+
+/* ---- host commands (only between runs) ------------------------------------------------- */
+
+static void finish_command(int status)
+{
+    pthread_mutex_lock(&P.g->mu);
+    P.cmd->status = status;
+    P.cmd->done = 1;
+    P.g->cmd = NULL;
+    pthread_cond_broadcast(&P.g->cv);
+    pthread_mutex_unlock(&P.g->mu);
+    P.cmd = NULL;
+    P.cmd_phase = 0;
+}
+
+#define ID_BYTES 128
+#define REPLICATE_CHUNK (1u << 30)
+
+static int start_replicate_chunk(void)
+{
+    gtap_dist_cmd *c = P.cmd;
+    size_t n = c->bytes - P.cmd_off;
+    if (n > REPLICATE_CHUNK)
+        n = REPLICATE_CHUNK;
+    GTAP_MPI_CHECK(MPI_Ibcast((char *)c->buf + P.cmd_off, (int)n, MPI_BYTE, 0, P.g->comm, &P.cmd_req));
+    P.cmd_off += n;
+    return 1;
+}
+
+static int attach_finish(void)
+{
+    gtap_dist_cmd *c = P.cmd;
+    int dup = -1, status = 0;
+    for (int i = 0; i < P.size && dup < 0; i++) {
+        const char *a = P.cmd_ids + (size_t)i * ID_BYTES;
+        if (!a[0])
+            continue;
+        for (int j = i + 1; j < P.size; j++) {
+            if (strcmp(a, P.cmd_ids + (size_t)j * ID_BYTES) == 0) {
+                dup = i;
+                if (P.rank == 0)
+                    fprintf(stderr, "gtap: error: ranks %d and %d use the same GPU (%s): run one rank "
+                                    "per GPU (srun --gpus-per-task=1, or as many ranks per host as GPUs)\n",
+                            i, j, a);
+                break;
+            }
+        }
+    }
+    free(P.cmd_ids);
+    P.cmd_ids = NULL;
+    if (dup >= 0)
+        status = GTAP_DIST_ERR_DEVICE;
+    if (status == 0) {
+        P.region = c->region;
+        P.no_taskwait = (int)c->desc.no_taskwait;
+        gtap_mbox_bind_producer(&P.inbox, P.region, GTAP_MBOX_INBOX);
+        gtap_mbox_bind_consumer(&P.outbox, P.region, GTAP_MBOX_OUTBOX);
+        P.region->status.epoch = P.epoch; /* N5: run numbers continue across attachments */
+        P.ever_attached = 1;
+        snprintf(P.g->device, sizeof P.g->device, "%s", c->device);
+    }
+    return status;
+}
+
+int gtap_proxy_command_step(void)
+{
+    int flag = 0;
+    /* S7: between runs, and with every request of ours answered, so that after the last
+     * command (the finalize barrier) no runtime message is in flight */
+    if (P.rs != RS_OUTSIDE || P.thief.n || P.gathers.n)
+        return 0;
+    if (!P.cmd) {
+        pthread_mutex_lock(&P.g->mu);
+        P.cmd = P.g->cmd;
+        pthread_mutex_unlock(&P.g->mu);
+        if (!P.cmd)
+            return 0;
+        P.cmd_phase = 1;
+        switch (P.cmd->kind) {
+        case GTAP_CMD_ATTACH:
+            if (P.region) {
+                finish_command(GTAP_DIST_ERR_STATE);
+                return 1;
+            }
+            P.cmd_ids = (char *)calloc((size_t)P.size, ID_BYTES);
+            if (!P.cmd_ids)
+                gtap_dist_fatal("out of host memory in the proxy");
+            snprintf(P.cmd_ids + (size_t)P.rank * ID_BYTES, ID_BYTES, "%s", P.cmd->device_id);
+            GTAP_MPI_CHECK(MPI_Iallgather(MPI_IN_PLACE, 0, MPI_DATATYPE_NULL, P.cmd_ids, ID_BYTES, MPI_BYTE,
+                                          P.g->comm, &P.cmd_req));
+            return 1;
+        case GTAP_CMD_DETACH:
+            P.region = NULL;
+            finish_command(0);
+            return 1;
+        case GTAP_CMD_REPLICATE:
+            if (P.rank == 0 && P.cmd->buf != P.cmd->src && P.cmd->bytes)
+                memmove(P.cmd->buf, P.cmd->src, P.cmd->bytes);
+            P.cmd_off = 0;
+            if (P.cmd->bytes == 0) {
+                finish_command(0);
+                return 1;
+            }
+            return start_replicate_chunk();
+        case GTAP_CMD_ALLREDUCE:
+            GTAP_MPI_CHECK(MPI_Iallreduce(MPI_IN_PLACE, P.cmd->buf, P.cmd->count, MPI_UINT64_T,
+                                          P.cmd->op == GTAP_DIST_MAX ? MPI_MAX : MPI_SUM, P.g->comm, &P.cmd_req));
+            return 1;
+        case GTAP_CMD_STATS:
+            GTAP_MPI_CHECK(MPI_Igather(&P.g->last_stats, (int)sizeof P.st, MPI_BYTE,
+                                       P.rank == 0 ? P.cmd->buf : NULL, (int)sizeof P.st, MPI_BYTE, 0,
+                                       P.g->comm, &P.cmd_req));
+            if (P.rank == 0 && !P.cmd->buf)
+                gtap_dist_fatal("gtap_dist_stats_gather(NULL) on rank 0");
+            return 1;
+        case GTAP_CMD_BARRIER:
+        case GTAP_CMD_FINALIZE:
+            GTAP_MPI_CHECK(MPI_Ibarrier(P.g->comm, &P.cmd_req));
+            return 1;
+        default:
+            finish_command(GTAP_DIST_ERR_ARG);
+            return 1;
+        }
+    }
+    GTAP_MPI_CHECK(MPI_Test(&P.cmd_req, &flag, MPI_STATUS_IGNORE));
+    if (!flag)
+        return 0;
+    switch (P.cmd->kind) {
+    case GTAP_CMD_ATTACH:
+        finish_command(attach_finish());
+        break;
+    case GTAP_CMD_REPLICATE:
+        if (P.cmd_off < P.cmd->bytes)
+            return start_replicate_chunk();
+        finish_command(0);
+        break;
+    case GTAP_CMD_FINALIZE:
+        if (P.region && P.rank == 0)
+            fprintf(stderr, "gtap: warning: gtap_dist_finalize() before gtap_finalize()\n");
+        if (!P.ever_attached && P.size > 1 && P.rank == 0)
+            fprintf(stderr, "gtap: warning: no node runtime joined the distributed layer (a GPU build "
+                            "without the GPU node side?): every rank ran its launches alone\n");
+        P.quit = 1;
+        finish_command(0);
+        break;
+    default:
+        finish_command(0);
+    }
+    return 1;
+}
+
