@@ -13,10 +13,10 @@ import argparse, csv, os, re, statistics, subprocess, sys, time
 
 APPS = {
     # name: (binary relative to build, args, termination mode)
-    "uts_T1M": ("apps_inter_gpu/uts/uts_dist_host", ["T1M", "{runs}"], "root completion"),
-    "uts_T1": ("apps_inter_gpu/uts/uts_dist_host", ["T1", "{runs}"], "root completion"),
-    "fib_27": ("apps_inter_gpu/dist/dist_fib_host", ["27", "{runs}"], "root completion"),
-    "nqueens_ntw_12": ("apps_inter_gpu/dist/dist_nqueens_ntw_host", ["12", "{runs}"], "Safra token"),
+    "uts_T1M": ("apps/uts/uts_dist_host", ["T1M", "{runs}"], "root completion"),
+    "uts_T1": ("apps/uts/uts_dist_host", ["T1", "{runs}"], "root completion"),
+    "fib_27": ("apps/dist/dist_fib_host", ["27", "{runs}"], "root completion"),
+    "nqueens_ntw_12": ("apps/dist/dist_nqueens_ntw_host", ["12", "{runs}"], "Safra token"),
 }
 HEAD = re.compile(r"gtap: stats: run (\d+), (\d+) ranks, termination by ([a-zA-Z ]+), stop latency max ([0-9.]+) ms")
 ROW = re.compile(r"gtap: stats:\s+(\d+)\s+" + r"\s+".join([r"([0-9.]+)"] * 16) + r"\s*$")

@@ -14,8 +14,8 @@ build=${1:?usage: run_2gpu.sh BUILD OUT}
 out=${2:?usage: run_2gpu.sh BUILD OUT}
 REPS=${REPS:-5}; NQ_N=${NQ_N:-18}; NQ_CUTOFF=${NQ_CUTOFF:-7}; TREE_D=${TREE_D:-24}; RUNS=${RUNS:-3}
 MPIRUN=${MPIRUN:-mpirun}
-d=$build/apps_inter_gpu/dist
-u=$build/apps_inter_gpu/uts
+d=$build/apps/dist
+u=$build/apps/uts
 mkdir -p "$out/logs"
 ngpu=$(nvidia-smi -L 2>/dev/null | grep -c '^GPU' || true)
 [ "${ngpu:-0}" -ge 2 ] || { echo "run_2gpu.sh: needs 2 GPUs, found ${ngpu:-0}" >&2; exit 1; }

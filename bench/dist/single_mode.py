@@ -16,7 +16,7 @@ ap.add_argument("--rounds", type=int, default=10)
 ap.add_argument("--runs", type=int, default=5)
 a = ap.parse_args()
 os.makedirs(a.out, exist_ok=True)
-bins = {v: os.path.join(a.build, "apps_inter_gpu/dist", f"dist_single_mode_{v}") for v in ("plain", "linked")}
+bins = {v: os.path.join(a.build, "apps/dist", f"dist_single_mode_{v}") for v in ("plain", "linked")}
 times = {v: [] for v in bins}
 for _ in range(a.rounds):
     for v, b in bins.items():

@@ -6,7 +6,7 @@ set -u
 build=$1
 rounds=${2:-20}
 here=$(cd "$(dirname "$0")" && pwd)
-d=$build/apps_inter_gpu
+d=$build/apps
 fails=0
 i=0
 while [ $i -lt "$rounds" ]; do
