@@ -54,6 +54,8 @@ struct gtap_worker {
 #define GTAP_LANES (GTAP_BLOCK_SIZE)
 #define GTAP_LANE (threadIdx.x)
 
+#include "gtap/task_common.cuh"
+
 GTAP_DEV gtap_deque *gtap_block_deque(uint32_t b)
 {
     return &gtap_dev.deques[b];
@@ -177,18 +179,6 @@ GTAP_DEV void gtap_bq_publish(gtap_block_sh *sh, uint32_t b, uint32_t n)
 
 /* ---- The generated-code interface ------------------------------------------------------- */
 
-GTAP_API void *gtap_task_data(gtap_worker *w, gtap_task t)
-{
-    (void)w;
-    return gtap_record_data(t);
-}
-
-GTAP_API int gtap_task_state(gtap_worker *w, gtap_task t)
-{
-    (void)t;
-    return (int)(w->fn_state >> 16);
-}
-
 GTAP_API void *gtap_task_spawn(gtap_worker *w, gtap_task parent, unsigned fn, unsigned data_size,
                                int queue, void *result_dst)
 {
@@ -206,15 +196,7 @@ GTAP_API void *gtap_task_spawn(gtap_worker *w, gtap_task parent, unsigned fn, un
         return gtap_scratch_record;
     }
     unsigned char *rec = gtap_record(id);
-#if defined(GTAP_ASSUME_NO_TASKWAIT)
-    (void)parent;
-    (void)result_dst;
-    ((gtap_task_header_nt *)rec)->fn_state = fn;
-#else
-    /* Invisible to other blocks until the publishing fence at the end of the iteration. */
-    *(uint4 *)rec = make_uint4(fn, parent, 0u, 0u); /* fn_state, parent, pending, cont_queue */
-    ((gtap_task_header *)rec)->result_dst = (uint64_t)(uintptr_t)result_dst;
-#endif
+    gtap_record_init(rec, fn, parent, result_dst);
     uint32_t off = (uint32_t)atomicAdd(&sh->spawned, 1);
     if (off >= gtap_dev.max_child_tasks) {
         gtap_raise(GTAP_ERR_TOO_MANY_CHILDREN, (long long)off + 1, gtap_dev.max_child_tasks, (int)w->block,

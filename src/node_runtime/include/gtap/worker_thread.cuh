@@ -40,6 +40,8 @@ struct gtap_worker {
 #define GTAP_LANES 1
 #define GTAP_LANE 0
 
+#include "gtap/task_common.cuh"
+
 /* ---- Internal helpers ------------------------------------------------------------------- */
 
 /* Appends task id to queue q of the warp's deque as a new (not yet published) entry.
@@ -75,18 +77,6 @@ GTAP_DEV void gtap_copy_result(void *dst, const void *src, unsigned size)
 
 /* ---- The generated-code interface (gtap_gen.h) ----------------------------------------- */
 
-GTAP_API void *gtap_task_data(gtap_worker *w, gtap_task t)
-{
-    (void)w;
-    return gtap_record_data(t);
-}
-
-GTAP_API int gtap_task_state(gtap_worker *w, gtap_task t)
-{
-    (void)t;
-    return (int)(w->fn_state >> 16);
-}
-
 GTAP_API void *gtap_task_spawn(gtap_worker *w, gtap_task parent, unsigned fn, unsigned data_size,
                                int queue, void *result_dst)
 {
@@ -113,16 +103,7 @@ GTAP_API void *gtap_task_spawn(gtap_worker *w, gtap_task parent, unsigned fn, un
         return gtap_scratch_record;
     }
     unsigned char *rec = gtap_record(id);
-#if defined(GTAP_ASSUME_NO_TASKWAIT)
-    (void)parent;
-    (void)result_dst;
-    ((gtap_task_header_nt *)rec)->fn_state = fn;
-#else
-    /* Plain stores: the child is invisible to other warps until the publishing fence of
-     * this iteration, and runs on this warp only after the next __syncwarp (R1). */
-    *(uint4 *)rec = make_uint4(fn, parent, 0u, 0u); /* fn_state, parent, pending, cont_queue */
-    ((gtap_task_header *)rec)->result_dst = (uint64_t)(uintptr_t)result_dst;
-#endif
+    gtap_record_init(rec, fn, parent, result_dst);
     if (!gtap_thread_push_local(sh, w->warp, (uint32_t)queue, id))
         return gtap_scratch_record;
     w->nspawn++;
