@@ -46,11 +46,6 @@ GTAP_DEV void gtap_st_relaxed_u32(void *p, uint32_t v)
     asm volatile("st.relaxed.gpu.global.u32 [%0], %1;" ::"l"(p), "r"(v) : "memory");
 }
 
-GTAP_DEV void gtap_st_relaxed_u64(void *p, uint64_t v)
-{
-    asm volatile("st.relaxed.gpu.global.u64 [%0], %1;" ::"l"(p), "l"(v) : "memory");
-}
-
 GTAP_DEV void gtap_st_release_u32(void *p, uint32_t v)
 {
     asm volatile("st.release.gpu.global.u32 [%0], %1;" ::"l"(p), "r"(v) : "memory");
@@ -86,13 +81,6 @@ GTAP_DEV int32_t gtap_atomic_add_relaxed_i32(int32_t *p, int32_t v)
 {
     int32_t old;
     asm volatile("atom.relaxed.gpu.global.add.s32 %0, [%1], %2;" : "=r"(old) : "l"(p), "r"(v) : "memory");
-    return old;
-}
-
-GTAP_DEV uint64_t gtap_atomic_add_relaxed_u64(uint64_t *p, uint64_t v)
-{
-    uint64_t old;
-    asm volatile("atom.relaxed.gpu.global.add.u64 %0, [%1], %2;" : "=l"(old) : "l"(p), "l"(v) : "memory");
     return old;
 }
 
