@@ -7,6 +7,7 @@
 #include <errno.h>
 #include <limits.h>
 #include <stdio.h>
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -45,6 +46,17 @@ void argv_push(argv_list *a, const char *s)
     }
     a->v[a->n++] = xstrdup(s);
     a->v[a->n] = NULL;
+}
+
+void argv_pushf(argv_list *a, const char *fmt, ...)
+{
+    strbuf s = {0};
+    va_list ap;
+    va_start(ap, fmt);
+    sb_vprintf(&s, fmt, ap);
+    va_end(ap);
+    argv_push(a, sb_str(&s));
+    sb_free(&s);
 }
 
 void argv_free(argv_list *a)

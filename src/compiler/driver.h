@@ -9,6 +9,8 @@ typedef struct argv_list {
 } argv_list;
 
 void argv_push(argv_list *a, const char *s);
+/* Pushes a printf-formatted argument. */
+void argv_pushf(argv_list *a, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void argv_free(argv_list *a);
 
 /* Directories of the runtime this gtapcc belongs to (build tree, install tree, or $GTAP_HOME). */

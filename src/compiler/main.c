@@ -190,6 +190,17 @@ static char *dirname_of(const char *p)
     return s ? xstrndup(p, (size_t)(s - p) ? (size_t)(s - p) : 1) : xstrdup(".");
 }
 
+/* -I<directory of each .cu input>, so that the translated copies find the inputs' headers. */
+static void push_input_dirs(argv_list *cmd, const argv_list *inputs)
+{
+    for (unsigned i = 0; i < inputs->n; i++) {
+        char *d = dirname_of(inputs->v[i]);
+        argv_pushf(cmd, "-I%s", d);
+        free(d);
+    }
+}
+
+
 static char *basename_noext(const char *p)
 {
     const char *s = strrchr(p, '/');
@@ -307,23 +318,11 @@ int main(int argc, char **argv)
         argv_push(&cmd, "-DGTAP_TARGET_HOST=1");
         if (c.no_taskwait)
             argv_push(&cmd, "-DGTAP_ASSUME_NO_TASKWAIT=1");
-        for (unsigned i = 0; i < c.cu_inputs.n; i++) {
-            char *d = dirname_of(c.cu_inputs.v[i]);
-            strbuf s = {0};
-            sb_printf(&s, "-I%s", d);
-            argv_push(&cmd, s.data);
-            sb_free(&s);
-            free(d);
-        }
+        push_input_dirs(&cmd, &c.cu_inputs);
         for (unsigned i = 0; i < c.host_args.n; i++)
             argv_push(&cmd, c.host_args.v[i]);
-        strbuf s = {0};
-        sb_printf(&s, "-I%s", paths.host_target);
-        argv_push(&cmd, s.data);
-        sb_free(&s);
-        sb_printf(&s, "-I%s", paths.runtime_include);
-        argv_push(&cmd, s.data);
-        sb_free(&s);
+        argv_pushf(&cmd, "-I%s", paths.host_target);
+        argv_pushf(&cmd, "-I%s", paths.runtime_include);
         argv_push(&cmd, "-x");
         argv_push(&cmd, "c++");
         for (unsigned i = 0; i < translated.n; i++)
@@ -350,20 +349,10 @@ int main(int argc, char **argv)
             argv_push(&cmd, "-arch=sm_90");
         if (c.no_taskwait)
             argv_push(&cmd, "-DGTAP_ASSUME_NO_TASKWAIT=1");
-        for (unsigned i = 0; i < c.cu_inputs.n; i++) {
-            char *d = dirname_of(c.cu_inputs.v[i]);
-            strbuf s = {0};
-            sb_printf(&s, "-I%s", d);
-            argv_push(&cmd, s.data);
-            sb_free(&s);
-            free(d);
-        }
+        push_input_dirs(&cmd, &c.cu_inputs);
         for (unsigned i = 0; i < c.tool_args.n; i++)
             argv_push(&cmd, c.tool_args.v[i]);
-        strbuf s = {0};
-        sb_printf(&s, "-I%s", paths.runtime_include);
-        argv_push(&cmd, s.data);
-        sb_free(&s);
+        argv_pushf(&cmd, "-I%s", paths.runtime_include);
         for (unsigned i = 0; i < translated.n; i++)
             argv_push(&cmd, translated.v[i]);
     }
