@@ -40,7 +40,7 @@ typedef struct gtap_block_sh {
     int32_t join_arrivals;  /* threads that reached the current taskwait */
     uint32_t refresh;       /* a spawn found top_cache stale */
     int32_t mag_before;     /* magazine count when the segment started */
-    uint32_t pad;
+    uint32_t failed_push;   /* a spawn counted in `spawned` raised an error: publish nothing */
     gtap_magazine mag;
     unsigned long long pool_slow;
 } gtap_block_sh;
@@ -201,6 +201,7 @@ GTAP_API void *gtap_task_spawn(gtap_worker *w, gtap_task parent, unsigned fn, un
     if (off >= gtap_dev.max_child_tasks) {
         gtap_raise(GTAP_ERR_TOO_MANY_CHILDREN, (long long)off + 1, gtap_dev.max_child_tasks, (int)w->block,
                    (int)threadIdx.x, (int)(w->fn_state & 0xffffu), __LINE__);
+        sh->failed_push = 1; /* counted, never written: see gtap_block_publish */
         return gtap_scratch_record;
     }
     uint32_t pos = sh->bottom + off;
@@ -210,6 +211,7 @@ GTAP_API void *gtap_task_spawn(gtap_worker *w, gtap_task parent, unsigned fn, un
         if (pos - t >= gtap_dev.ring_capacity) {
             gtap_raise(GTAP_ERR_DEQUE_FULL, (long long)(pos - t + 1), gtap_dev.ring_capacity, (int)w->block,
                        (int)threadIdx.x, (int)fn, __LINE__);
+            sh->failed_push = 1; /* counted, never written: see gtap_block_publish */
             return gtap_scratch_record;
         }
     }
@@ -318,7 +320,7 @@ GTAP_DEV void gtap_block_publish(gtap_block_sh *sh, uint32_t b)
 {
     uint32_t n = (uint32_t)sh->spawned;
     sh->spawned = 0;
-    if (n == 0)
+    if (n == 0 || sh->failed_push) /* an unwritten slot must not reach thieves; the run aborts */
         return;
     uint32_t keep = (sh->next == GTAP_NO_TASK) ? 1u : 0u;
 #if defined(GTAP_STRESS)
@@ -390,6 +392,7 @@ static __device__ __noinline__ void gtap_block_scheduler(void)
         sh->suspended = 0;
         sh->join_arrivals = 0;
         sh->refresh = 0;
+        sh->failed_push = 0;
         gtap_pool_init(&sh->mag, b);
         sh->pool_slow = 0;
         sh->next = (b == 0) ? gtap_root_id() : GTAP_NO_TASK; /* ctl->active counts block 0 */
