@@ -79,8 +79,9 @@ int main(int argc, char **argv) {
     const uts_preset *pr = uts_find_preset(argc > 1 ? argv[1] : "T1S");
     int runs = argc > 2 ? atoi(argv[2]) : 1, rc = 0;
     if (!pr) { printf("FAIL: unknown UTS preset %s\n", argv[1]); return 1; }
-    if (cudaMemcpyToSymbol(d_params, &pr->p, sizeof pr->p) != cudaSuccess) return 1;
+    // gtap_initialize first: on a distributed run it selects this rank's GPU
     if (gtap_initialize() != cudaSuccess) { printf("FAIL: gtap_initialize\n"); return 1; }
+    if (cudaMemcpyToSymbol(d_params, &pr->p, sizeof pr->p) != cudaSuccess) return 1;
     uts_state root;
     uts_rng_init(&root, pr->p.seed);
     for (int r = 0; r < runs && rc == 0; r++) {

@@ -392,6 +392,11 @@ gtap_node_region *gtap_dist_region_alloc_host(uint32_t no_taskwait)
 
 void gtap_dist_region_free_host(gtap_node_region *r) { free(r); }
 
+void gtap_dist_node_fatal(const char *cause)
+{
+    gtap_dist_fatal("%s", cause);
+}
+
 int gtap_dist_attach_node(gtap_node_region *region, const gtap_dist_node_desc *desc)
 {
     gtap_dist_cmd c;
@@ -411,6 +416,7 @@ int gtap_dist_attach_node(gtap_node_region *region, const gtap_dist_node_desc *d
     c.desc.device = c.device;
     c.desc.device_id = c.device_id;
     c.desc.no_taskwait = desc ? desc->no_taskwait : 0;
+    c.desc.wide = desc ? desc->wide : 0;
     return run_command(&c);
 }
 

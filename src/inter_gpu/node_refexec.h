@@ -634,6 +634,7 @@ static int gtap_rxd_attach(gtap_rx *rx)
     /* test-only: claim a device id, to exercise the one-GPU-per-rank check on a CPU */
     desc.device_id = getenv("GTAP_DIST_TEST_DEVICE_ID") ? getenv("GTAP_DIST_TEST_DEVICE_ID") : "";
     desc.no_taskwait = (uint32_t)rx->no_taskwait;
+    desc.wide = 0; /* one executor thread */
     if (gtap_dist_attach_node(d->region, &desc) != 0)
         goto fail;
     d->epoch = d->region->status.epoch; /* the proxy's last run number (N5) */

@@ -100,6 +100,16 @@ static int node_passive(void)
     return __atomic_load_n(&P.region->status.idle, __ATOMIC_ACQUIRE) == 1;
 }
 
+/* N9: the node runs tasks but could use more, and has consumed what we gave it. */
+static int node_hungry(void)
+{
+    if (!P.region || P.inq_head != P.inq.n)
+        return 0;
+    if (__atomic_load_n(&P.region->status.hungry, __ATOMIC_RELAXED) != 1)
+        return 0;
+    return gtap_mbox_drained(&P.inbox);
+}
+
 /* Safra's "passive" for this rank: node passive, nothing of ours unsent. */
 static int rank_passive(void)
 {
@@ -510,7 +520,7 @@ static int steal_step(void)
     int victim;
     uint32_t id;
     if (P.rs != RS_RUNNING || P.stop_epoch >= P.epoch || P.size == 1 ||
-        P.thief.n >= GTAP_PROTO_MAX_INFLIGHT || !node_passive())
+        P.thief.n >= GTAP_PROTO_MAX_INFLIGHT || !(node_passive() || node_hungry()))
         return 0;
     now = gtap_dist_now_ns();
     if (now < P.next_steal_ns || inflight_young(now) >= P.g->cfg.max_inflight)

@@ -4,6 +4,7 @@
  * answering steal requests while it waits. */
 #define _GNU_SOURCE
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "proxy_internal.h"
@@ -67,6 +68,18 @@ static int attach_finish(void)
         P.region->status.epoch = P.epoch; /* N5: run numbers continue across attachments */
         P.ever_attached = 1;
         snprintf(P.g->device, sizeof P.g->device, "%s", c->device);
+        if (c->desc.wide) {
+            /* A GPU empties thousands of workers between two polls of a sleepy proxy, and a
+             * 32-task steal feeds a few warps: poll about every microsecond, keep four
+             * requests in flight and ask for as many tasks as a message holds, unless the
+             * environment says otherwise (bench/NOTES.md, step 9). */
+            if (!getenv("GTAP_DIST_PROXY_SLEEP_US") && P.g->cfg.proxy_sleep_us > 2)
+                P.g->cfg.proxy_sleep_us = 2;
+            if (!getenv("GTAP_DIST_MAX_INFLIGHT") && P.g->cfg.max_inflight < 4)
+                P.g->cfg.max_inflight = 4;
+            if (!getenv("GTAP_DIST_STEAL_BATCH") && P.g->cfg.steal_batch < 512)
+                P.g->cfg.steal_batch = 512;
+        }
     }
     return status;
 }
@@ -147,8 +160,9 @@ int gtap_proxy_command_step(void)
         if (P.region && P.rank == 0)
             fprintf(stderr, "gtap: warning: gtap_dist_finalize() before gtap_finalize()\n");
         if (!P.ever_attached && P.size > 1 && P.rank == 0)
-            fprintf(stderr, "gtap: warning: no node runtime joined the distributed layer (a GPU build "
-                            "without the GPU node side?): every rank ran its launches alone\n");
+            fprintf(stderr, "gtap: warning: no node runtime joined the distributed layer (a program "
+                            "built without GTAP_DISTRIBUTED, e.g. not linked with gtap_dist_gpu?): "
+                            "every rank ran its launches alone\n");
         P.quit = 1;
         finish_command(0);
         break;

@@ -21,6 +21,9 @@
 #include "gtap/config.h"
 #include "gtap_gen.h"
 #include "gtap/worker_block.cuh"
+#if defined(GTAP_DISTRIBUTED)
+#include "inter_gpu/gpu/block_node_stub.cuh" /* refuses distributed runs */
+#endif
 #include "gtap/host_api.cuh"
 
 #endif /* GTAP_BLOCK_CUH */

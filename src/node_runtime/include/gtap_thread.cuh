@@ -24,6 +24,9 @@
 #include "gtap/config.h"
 #include "gtap_gen.h"
 #include "gtap/worker_thread.cuh"
+#if defined(GTAP_DISTRIBUTED)
+#include "inter_gpu/gpu/gpu_node_host.cuh" /* the GPU node: agent warp and host attach */
+#endif
 #include "gtap/host_api.cuh"
 
 #endif /* GTAP_THREAD_CUH */

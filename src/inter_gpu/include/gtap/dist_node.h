@@ -24,6 +24,8 @@ typedef struct gtap_dist_node_desc {
     const char *device;    /* for messages, e.g. "GPU 1 (NVIDIA H200, 0000:19:00.0)" or "CPU" */
     const char *device_id; /* unique id of the device (GPU UUID); "" = not exclusive (CPU) */
     uint32_t no_taskwait;  /* built with GTAP_ASSUME_NO_TASKWAIT: no parent links, Safra */
+    uint32_t wide;         /* thousands of workers (a GPU): the proxy polls without sleeping
+                              long and keeps more, larger steals in flight (docs/dist.md) */
 } gtap_dist_node_desc;
 
 /* Ring slots per ring the distributed layer wants (GTAP_DIST_RING_SLOTS, default 1024). */
@@ -54,6 +56,15 @@ int gtap_dist_mpi_cuda_aware(void);
 
 /* The program hash ranks agreed on at start-up (what nodes put in wire batches). */
 uint64_t gtap_dist_program_hash(void);
+
+/* Ends the whole job after a failure of this rank's node that the node could not report
+ * through its region (e.g. the GPU kernel died): prints "gtap: rank R (host H, <device>):
+ * <cause>; aborting the job" and calls MPI_Abort (docs/dist.md F1). Does not return. */
+void gtap_dist_node_fatal(const char *cause)
+#if defined(__GNUC__)
+    __attribute__((noreturn))
+#endif
+    ;
 
 #ifdef __cplusplus
 }

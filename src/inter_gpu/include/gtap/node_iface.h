@@ -45,6 +45,12 @@
  *    gtap_gen.h R4 included) the node posts a COMPLETION for its origin rank.
  * N8 Errors. A node that fails stores status.error = 1 and posts ERROR{text}; the proxy
  *    ends the whole job. control.abort = 1 asks the node to stop at once (job teardown).
+ * N9 Hunger. A node with many workers (a GPU) may store status.hungry = 1 while it runs
+ *    tasks but fewer than it could (e.g. under half of its warps hold work): the proxy then
+ *    steals for it as for an idle node, once the node consumed everything in its inbox.
+ *    A hungry node answers EXPORT_REQUEST with no tasks, so work flows only from full
+ *    nodes to hungry or idle ones. Termination uses idle alone (N4). A node that never
+ *    writes it (the CPU reference node) is never hungry.
  */
 #ifndef GTAP_NODE_IFACE_H
 #define GTAP_NODE_IFACE_H
@@ -118,7 +124,8 @@ typedef struct gtap_node_status {
     uint64_t idle_ns;        /* time spent idle inside runs (all runs) */
     uint64_t first_work_ns;  /* this run: RUN_BEGIN to the first segment; 0 = none yet */
     uint64_t detached;       /* tasks that finished with detached children (R4) */
-    uint64_t reserved[4];
+    uint64_t hungry;         /* N9: 1 = busy but short of work; the proxy may steal for it */
+    uint64_t reserved[3];
 } gtap_node_status;
 
 /* Written by the proxy, read by the node. */

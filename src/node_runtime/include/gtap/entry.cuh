@@ -6,6 +6,9 @@
 #define GTAP_ENTRY_CUH
 
 #include "gtap/device.cuh"
+#if defined(GTAP_DISTRIBUTED)
+#include "gtap/node_hooks.cuh"
+#endif
 
 GTAP_DEV int gtap_entry_is_master(void)
 {
@@ -42,6 +45,10 @@ GTAP_API const void *gtap_entry_result(void)
 {
     if (!gtap_entry_is_master())
         return NULL;
+#if defined(GTAP_DISTRIBUTED)
+    if (!gtap_nh_holds_root())
+        return NULL; /* the entry ran on rank 0; this rank keeps its variable as it was */
+#endif
     if (gtap_ld_acquire_u32(&gtap_dev.ctl->terminate) == GTAP_RUN_ABORT ||
         gtap_ld_relaxed_u32(&gtap_dev.ctl->error_claim) != 0)
         return NULL;

@@ -126,6 +126,11 @@ static inline gtap_config_t gtap_config_defaults(void)
 static inline cudaError_t gtap_initialize_resolved(const gtap_config_t &c, size_t *bytes)
 {
     gtap_dev_state st;
+#if defined(GTAP_DISTRIBUTED)
+    int de = gtap_gnode_select_device(); /* the rank's GPU, before any allocation */
+    if (de != 0)
+        return (cudaError_t)de;
+#endif
     int e = gtap_host_init(&c, &gtapgen_program, &st, bytes);
     if (e != 0)
         return (cudaError_t)e;
@@ -135,6 +140,13 @@ static inline cudaError_t gtap_initialize_resolved(const gtap_config_t &c, size_
         gtap_host_finalize();
         return ce;
     }
+#if defined(GTAP_DISTRIBUTED)
+    de = gtap_gnode_attach(&st, gtap_host_config());
+    if (de != 0) {
+        gtap_host_finalize();
+        return (cudaError_t)de;
+    }
+#endif
     return cudaSuccess;
 }
 
@@ -274,8 +286,15 @@ static inline cudaError_t gtap_synchronize(void)
     int h = gtap_host_check();
     if (e != cudaSuccess) {
         fprintf(stderr, "gtap: error: the task kernel failed: %s\n", cudaGetErrorString(e));
+#if defined(GTAP_DISTRIBUTED)
+        gtap_gnode_run_failed(cudaGetErrorString(e));
+#endif
         return e;
     }
+#if defined(GTAP_DISTRIBUTED)
+    if (h)
+        gtap_gnode_run_failed("the task runtime failed (its message is above)");
+#endif
     gtap_host_stats_maybe_print();
     return h ? (cudaError_t)h : cudaSuccess;
 }
@@ -287,6 +306,9 @@ static inline cudaError_t gtap_reset(void)
 
 static inline cudaError_t gtap_finalize(void)
 {
+#if defined(GTAP_DISTRIBUTED)
+    gtap_gnode_detach();
+#endif
     return (cudaError_t)gtap_host_finalize();
 }
 

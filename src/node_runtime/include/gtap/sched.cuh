@@ -19,6 +19,14 @@
 
 #include "gtap/device.cuh"
 #include "gtap/pool.cuh"
+#if defined(GTAP_DISTRIBUTED)
+#include "gtap/node_hooks.cuh"
+/* With a distributed node attached, the run ends on the proxy's STOP (docs/dist.md T1-T4):
+ * a node whose workers all went idle may still import work. */
+#define GTAP_LOCAL_TERMINATION (!gtap_nh_attached())
+#else
+#define GTAP_LOCAL_TERMINATION 1
+#endif
 
 /* Idle back-off bounds (ns) between rounds of probing victims. */
 #ifndef GTAP_IDLE_SLEEP_MIN_NS
@@ -118,7 +126,7 @@ GTAP_DEV void gtap_sched_go_idle_one(void)
     /* Acquire: a thief's claim we observed as "empty" is ordered before our decrement,
      * so its increment of active (made before the claim) precedes ours (docs/termination.md). */
     gtap_fence_acq_rel();
-    if (gtap_atomic_add_acq_rel_i32(&ctl->active, -1) == 1)
+    if (gtap_atomic_add_acq_rel_i32(&ctl->active, -1) == 1 && GTAP_LOCAL_TERMINATION)
         gtap_st_release_u32(&ctl->terminate, GTAP_RUN_DONE); /* publishes every task's effects */
 }
 

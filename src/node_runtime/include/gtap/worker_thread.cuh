@@ -19,6 +19,9 @@
 #include "gtap/worker_shared.cuh"
 #include "gtap/profile.cuh"
 #include "gtap/sched.cuh"
+#if defined(GTAP_DISTRIBUTED) && (defined(GTAP_SCHED_GLOBAL_QUEUE) || defined(GTAP_SCHED_CHASELEV))
+#error "distributed builds (GTAP_DISTRIBUTED) use the work-stealing scheduler, not the GQ / Chase-Lev ablations"
+#endif
 #if defined(GTAP_SCHED_GLOBAL_QUEUE)
 #include "gtap/queue_gq.cuh"
 #elif defined(GTAP_SCHED_CHASELEV)
@@ -40,6 +43,12 @@ struct gtap_worker {
 #define GTAP_LANES 1
 #define GTAP_LANE 0
 
+#if defined(GTAP_DISTRIBUTED)
+/* The agent warp's loop: src/inter_gpu/gpu/gpu_node.cuh (included by gtap_thread.cuh). */
+static __device__ __noinline__ void gtap_gnode_agent(gtap_warp_sh *sh, uint32_t w, uint32_t nworkers,
+                                                     uint32_t lane, struct gtap_sched_rng *rng);
+#endif
+
 #include "gtap/task_common.cuh"
 
 /* ---- Internal helpers ------------------------------------------------------------------- */
@@ -53,6 +62,10 @@ GTAP_DEV int gtap_thread_push_local(gtap_warp_sh *sh, uint32_t w, uint32_t q, ui
     if (!gtap_q_room(sh, w, q, pos)) {
         gtap_raise(GTAP_ERR_DEQUE_FULL, (long long)(pos - sh->head_cache[q] + 1),
                    (long long)gtap_dev.ring_capacity, (int)w, (int)gtap_lane_id(), -1, __LINE__);
+        /* Position pos stays unwritten but is counted in spawned[q]: publishing the count
+         * would hand thieves a garbage id (seen as an illegal address on the H200 before the
+         * abort was noticed). The run is aborting; the publish step drops everything. */
+        sh->failed_push = 1;
         return 0;
     }
     gtap_ring_of(w, q)[pos & gtap_dev.ring_mask] = id;
@@ -167,17 +180,35 @@ GTAP_DEV void gtap_thread_complete(gtap_worker *wk, uint32_t id, uint32_t *free1
     (void)wk;
     if (id != gtap_root_id())
         *free1 = id;
+#if defined(GTAP_DISTRIBUTED)
+    else
+        gtap_nh_root_finished();
+#endif
 #else
     gtap_task_header *h = gtap_header(id);
+    uint32_t parent = h->parent;
     int zombie = 0;
     if (wk->nspawn) {
         /* Finished with detached children (R4): the record lives until they finish. They
          * are unpublished, so these plain stores are ordered before them by the publish. */
         zombie = 1;
         h->fn_state = (wk->fn_state & 0xffffu) | ((uint32_t)GTAP_STATE_ZOMBIE << 16);
-        gtap_st_relaxed_u32(&h->pending, wk->nspawn);
+        uint32_t holds = wk->nspawn;
+#if defined(GTAP_DISTRIBUTED)
+        gtap_nh_note_detached();
+        if (parent == GTAP_PARENT_REMOTE)
+            holds++; /* the agent's reference, dropped once it has sent the result home */
+#endif
+        gtap_st_relaxed_u32(&h->pending, holds);
     }
-    uint32_t parent = h->parent;
+#if defined(GTAP_DISTRIBUTED)
+    if (parent == GTAP_PARENT_REMOTE) {
+        gtap_nh_imported_finished(id); /* the agent frees the record */
+        return;
+    }
+    if (parent == GTAP_NO_TASK && id == gtap_root_id())
+        gtap_nh_root_finished();
+#endif
     if (parent != GTAP_NO_TASK) {
         gtap_task_header *ph = gtap_header(parent);
         /* Release: our result store (gtap_task_return) before the parent can resume.
@@ -264,6 +295,14 @@ GTAP_DEV uint32_t gtap_thread_publish(gtap_warp_sh *sh, uint32_t w, uint32_t lan
     }
     if (total == 0)
         return 0;
+    if (sh->failed_push) { /* read after the __syncwarp that ends step 4 */
+        __syncwarp();
+        if (lane == 0)
+            for (uint32_t q = 0; q < nq; q++)
+                sh->spawned[q] = 0;
+        __syncwarp();
+        return 0;
+    }
     uint32_t keep = nk < 32 ? nk : 32;
 #if defined(GTAP_STRESS)
     if (keep > 1)
@@ -369,18 +408,33 @@ static __device__ __noinline__ void gtap_thread_scheduler(void)
         gtap_q_init(sh, w);
         gtap_pool_init(&sh->mag, w);
         sh->pool_slow = 0;
+        sh->failed_push = 0;
     }
     __syncwarp();
 
     gtap_sched_rng rng = gtap_sched_rng_init(w, lane);
     gtap_stats_local st = {};
+#if defined(GTAP_DISTRIBUTED)
+    if (lane == 0) /* this launch's progress counter, summed by the agent */
+        *(volatile unsigned long long *)&gtap_dev.stats[w].tasks = 0;
+    if (gtap_nh_attached() && w == GTAP_AGENT_WORKER) { /* the agent warp (node_hooks.cuh) */
+        gtap_gnode_agent(sh, w, nworkers, lane, &rng);
+        gtap_sched_exit(w, nworkers, lane, &st);
+        return;
+    }
+#endif
     GTAP_PROFILE_DECL;
     uint32_t my_task = GTAP_NO_TASK, ntask = 0, cur = 0, active = 0;
     if (w == 0) { /* the master warp holds the root; ctl->active starts at 1 for it */
-        ntask = 1;
         active = 1;
-        if (lane == 0)
-            my_task = gtap_root_id();
+#if defined(GTAP_DISTRIBUTED)
+        if (gtap_nh_holds_root()) /* other ranks: go idle at once, the work comes by steals */
+#endif
+        {
+            ntask = 1;
+            if (lane == 0)
+                my_task = gtap_root_id();
+        }
     }
 
     for (;;) {
@@ -440,6 +494,10 @@ static __device__ __noinline__ void gtap_thread_scheduler(void)
         GTAP_PROFILE_END(lane == 0, w, executed);
 
         if ((st.batches & 15) == 0) { /* an abort is rare: poll it every 16 iterations */
+#if defined(GTAP_DISTRIBUTED)
+            if (lane == 0) /* progress for the agent's status counters and the watchdog */
+                *(volatile unsigned long long *)&gtap_dev.stats[w].tasks = st.tasks;
+#endif
             uint32_t stop = 0;
             if (lane == 0)
                 stop = gtap_ld_relaxed_u32(&ctl->terminate) == GTAP_RUN_ABORT;

@@ -1,0 +1,215 @@
+/* inter_gpu/gpu/gpu_node_host.cuh - the host half of the GPU node: picks the rank's GPU,
+ * allocates the node-interface region in mapped pinned host memory and the agent's device
+ * tables, installs them in the program's __constant__ memory (gtap_nh, gtap_gn), and hands
+ * the region to the proxy (gtap/dist_node.h). Called by the host API (host_api.cuh) in
+ * GTAP_DISTRIBUTED builds; a program that never calls gtap_init_distributed attaches
+ * nothing and runs exactly the single-GPU runtime.
+ */
+#ifndef GTAP_GPU_NODE_HOST_CUH
+#define GTAP_GPU_NODE_HOST_CUH
+
+#include <stdio.h>
+#include <string.h>
+
+#include "gtap/dist_node.h"
+#include "gtap_dist.h"
+#include "inter_gpu/gpu/gpu_node.cuh"
+
+/* Done-ring capacity (finished imported tasks waiting for the agent). */
+#define GTAP_GNODE_DONE_RING (1u << 16)
+
+typedef struct gtap_gnode_host {
+    int attached;
+    gtap_node_region *region; /* host address */
+    void *dev[8];             /* device allocations */
+    int ndev;
+} gtap_gnode_host;
+
+static gtap_gnode_host gtap_gnode_h;
+
+/* Before the runtime allocates anything: the rank's GPU (gtap_dist_device_index). Returns 0,
+ * or a CUDA error code after printing why. */
+static inline int gtap_gnode_select_device(void)
+{
+    int n = 0;
+    if (gtap_dist_init_failed()) {
+        fprintf(stderr, "gtap: error: gtap_init_distributed() failed; the node runtime does not start\n");
+        return (int)cudaErrorInitializationError;
+    }
+    if (!gtap_dist_active())
+        return 0;
+    cudaError_t e = cudaGetDeviceCount(&n);
+    if (e != cudaSuccess || n == 0) {
+        fprintf(stderr, "gtap: error: rank %d sees no GPU (%s)\n", gtap_dist_rank(),
+                e != cudaSuccess ? cudaGetErrorString(e) : "no device");
+        return e != cudaSuccess ? (int)e : (int)cudaErrorNoDevice;
+    }
+    e = cudaSetDevice(gtap_dist_device_index(n));
+    if (e != cudaSuccess)
+        fprintf(stderr, "gtap: error: rank %d cannot use GPU %d: %s\n", gtap_dist_rank(), gtap_dist_device_index(n),
+                cudaGetErrorString(e));
+    return (int)e;
+}
+
+static inline void *gtap_gnode_dev_alloc(size_t bytes, int zero, cudaError_t *err)
+{
+    void *p = NULL;
+    if (*err != cudaSuccess)
+        return NULL;
+    *err = cudaMalloc(&p, bytes ? bytes : 16);
+    if (*err == cudaSuccess && zero)
+        *err = cudaMemset(p, 0, bytes ? bytes : 16);
+    if (*err == cudaSuccess)
+        gtap_gnode_h.dev[gtap_gnode_h.ndev++] = p;
+    return p;
+}
+
+static inline void gtap_gnode_release(void)
+{
+    for (int i = 0; i < gtap_gnode_h.ndev; i++)
+        cudaFree(gtap_gnode_h.dev[i]);
+    gtap_gnode_h.ndev = 0;
+    if (gtap_gnode_h.region)
+        cudaFreeHost(gtap_gnode_h.region);
+    gtap_gnode_h.region = NULL;
+    gtap_node_hooks_dev nh;
+    memset(&nh, 0, sizeof nh);
+    cudaMemcpyToSymbol(gtap_nh, &nh, sizeof nh);
+}
+
+/* After the runtime is allocated: attaches this GPU as the rank's node. Returns 0 (also
+ * when the program is not distributed), or an error code after printing why. */
+static inline int gtap_gnode_attach(const gtap_dev_state *st, const gtap_config_t *c)
+{
+    if (!gtap_dist_active())
+        return 0;
+    if (c->mode != GTAP_MODE_THREAD) {
+        fprintf(stderr, "gtap: error: distributed runs need thread-level workers (gtap_thread.cuh); block-level "
+                        "workers have no GPU node yet (docs/dist.md)\n");
+        return (int)cudaErrorNotSupported;
+    }
+    if ((long long)c->grid_size * c->block_size < 64) {
+        fprintf(stderr, "gtap: error: a distributed node needs at least 2 warps (one is the agent); grid %d x "
+                        "block %d\n", c->grid_size, c->block_size);
+        return (int)cudaErrorInvalidConfiguration;
+    }
+    const gtap_program_desc *prog = &gtapgen_program;
+    cudaError_t err = cudaSuccess;
+    uint32_t slots = gtap_dist_ring_slots();
+    size_t bytes = (size_t)gtap_node_region_bytes(slots);
+    void *region = NULL;
+    err = cudaHostAlloc(&region, bytes, cudaHostAllocMapped | cudaHostAllocPortable);
+    if (err != cudaSuccess) {
+        fprintf(stderr, "gtap: error: cannot allocate the node interface (%zu bytes of pinned memory): %s\n", bytes,
+                cudaGetErrorString(err));
+        return (int)err;
+    }
+    gtap_gnode_h.region = (gtap_node_region *)region;
+    if (gtap_dist_region_prepare(region, slots, (uint32_t)c->assume_no_taskwait) != 0) {
+        gtap_gnode_release();
+        return (int)cudaErrorInvalidValue;
+    }
+    void *dregion = NULL;
+    err = cudaHostGetDevicePointer(&dregion, region, 0);
+
+    /* the agent's tables */
+    const size_t nrec = (size_t)st->num_records + 1;
+    gtap_gnode_dev g;
+    memset(&g, 0, sizeof g);
+    g.region = (gtap_node_region *)dregion;
+    g.inbox_slots = (unsigned char *)dregion + gtap_gnode_h.region->inbox_offset;
+    g.outbox_slots = (unsigned char *)dregion + gtap_gnode_h.region->outbox_offset;
+    g.ring_slots = slots;
+    g.rank = gtap_gnode_h.region->rank;
+    g.hash = gtap_gnode_h.region->program_hash;
+    g.num_functions = prog->num_functions;
+    g.result_stride = (prog->max_result_size + 7u) & ~7u;
+    if (g.result_stride == 0)
+        g.result_stride = 8;
+    gtap_gnode_fn fns[256];
+    if (prog->num_functions > 256) {
+        fprintf(stderr, "gtap: error: a distributed program may have at most 256 task functions (%u)\n",
+                prog->num_functions);
+        gtap_gnode_release();
+        return (int)cudaErrorInvalidValue;
+    }
+    for (uint32_t i = 0; i < prog->num_functions; i++) {
+        fns[i].data_size = prog->functions[i].data_size;
+        fns[i].result_size = prog->functions[i].result_size;
+        fns[i].flags = prog->functions[i].flags;
+        fns[i].pad = 0;
+    }
+    gtap_gnode_fn *dfns = (gtap_gnode_fn *)gtap_gnode_dev_alloc(sizeof fns, 0, &err);
+    if (err == cudaSuccess)
+        err = cudaMemcpy(dfns, fns, sizeof fns, cudaMemcpyHostToDevice);
+    g.fns = dfns;
+    g.origins = (gtap_gnode_origin *)gtap_gnode_dev_alloc(nrec * sizeof(gtap_gnode_origin), 0, &err);
+    g.results = (unsigned char *)gtap_gnode_dev_alloc(nrec * g.result_stride, 0, &err);
+    g.stub_seq = (uint32_t *)gtap_gnode_dev_alloc(nrec * sizeof(uint32_t), 1, &err);
+    g.in_buf = (unsigned char *)gtap_gnode_dev_alloc(GTAP_GNODE_BUF_BYTES, 1, &err);
+    g.out_buf = (unsigned char *)gtap_gnode_dev_alloc(GTAP_GNODE_BUF_BYTES, 1, &err);
+
+    gtap_node_hooks_dev nh;
+    memset(&nh, 0, sizeof nh);
+    nh.attached = 1;
+    nh.holds_root = gtap_dist_rank() == 0;
+    nh.done_mask = GTAP_GNODE_DONE_RING - 1;
+    nh.done_ring = (uint32_t *)gtap_gnode_dev_alloc(GTAP_GNODE_DONE_RING * sizeof(uint32_t), 1, &err);
+    nh.words = (gtap_node_words *)gtap_gnode_dev_alloc(sizeof(gtap_node_words), 1, &err);
+    if (err == cudaSuccess)
+        err = cudaMemcpyToSymbol(gtap_gn, &g, sizeof g);
+    if (err == cudaSuccess)
+        err = cudaMemcpyToSymbol(gtap_nh, &nh, sizeof nh);
+    if (err != cudaSuccess) {
+        fprintf(stderr, "gtap: error: cannot set up the GPU node (%zu task records): %s\n", nrec,
+                cudaGetErrorString(err));
+        gtap_gnode_release();
+        return (int)err;
+    }
+
+    /* describe the GPU for messages and the one-GPU-per-rank check */
+    int dev = 0;
+    cudaDeviceProp p;
+    memset(&p, 0, sizeof p);
+    cudaGetDevice(&dev);
+    cudaGetDeviceProperties(&p, dev);
+    char name[256], uuid[64];
+    snprintf(name, sizeof name, "GPU %d (%s, %04x:%02x:%02x.0)", dev, p.name, p.pciDomainID, p.pciBusID,
+             p.pciDeviceID);
+    int k = snprintf(uuid, sizeof uuid, "GPU-");
+    for (int i = 0; i < 16; i++)
+        k += snprintf(uuid + k, sizeof uuid - (size_t)k, "%02x", (unsigned char)p.uuid.bytes[i]);
+    gtap_dist_node_desc desc;
+    desc.device = name;
+    desc.device_id = uuid;
+    desc.no_taskwait = (uint32_t)c->assume_no_taskwait;
+    desc.wide = 1;
+    gtap_gnode_h.region->status.idle = 1; /* not in a run: nothing to give (N4) */
+    int rc = gtap_dist_attach_node(gtap_gnode_h.region, &desc);
+    if (rc != 0) {
+        gtap_gnode_release();
+        return (int)cudaErrorInvalidDevice;
+    }
+    gtap_gnode_h.attached = 1;
+    return 0;
+}
+
+/* gtap_finalize: gives the region back to ... nobody (the proxy stops serving it). */
+static inline void gtap_gnode_detach(void)
+{
+    if (!gtap_gnode_h.attached)
+        return;
+    gtap_dist_detach_node();
+    gtap_gnode_h.attached = 0;
+    gtap_gnode_release();
+}
+
+/* After a failed run on an attached node: the other ranks cannot finish without this one,
+ * so the whole job ends (docs/dist.md F1). The runtime printed the cause already. */
+static inline void gtap_gnode_run_failed(const char *what)
+{
+    if (gtap_gnode_h.attached)
+        gtap_dist_node_fatal(what);
+}
+
+#endif /* GTAP_GPU_NODE_HOST_CUH */

@@ -1,0 +1,108 @@
+/* gtap/node_hooks.cuh - where the thread-level scheduler meets the distributed layer: the
+ * few words a worker touches when the node is one rank of a distributed job. Compiled only
+ * into GTAP_DISTRIBUTED builds (CMake target gtap_dist_gpu); the agent warp that serves the
+ * node interface on the other side of these hooks is src/inter_gpu/gpu/gpu_node.cuh.
+ *
+ * When a node is attached (docs/dist.md, "The GPU node"):
+ *   - warp 1 is the agent (GTAP_AGENT_WORKER): it runs no tasks, it moves task records and
+ *     results between the deques and the proxy's mailboxes. Warp 1 sits in block 0, which
+ *     is resident from the start even when a grid has more blocks than fit at once (the
+ *     last warp was the agent once, and such a grid never let it start: no run could end);
+ *     and it is warp 0's child in the workers' probing tree, so imported tasks spread from
+ *     it as the root's children do;
+ *   - only rank 0 runs the entry task; the run ends when the agent receives STOP, never
+ *     when the local active count reaches zero (a later import may bring work);
+ *   - an imported task has parent GTAP_PARENT_REMOTE; when it finishes, the worker hands its
+ *     id to the agent through the done ring instead of notifying a parent, and the agent
+ *     sends its result home and frees the record;
+ *   - a task exported with a pending completion stays behind as a stub (resumption state
+ *     GTAP_STATE_MIGRATED) that keeps its parent link and result destination.
+ * Without an attached node (gtap_nh.attached == 0) every hook is a no-op and the scheduler
+ * behaves exactly as in a build without GTAP_DISTRIBUTED.
+ */
+#ifndef GTAP_NODE_HOOKS_CUH
+#define GTAP_NODE_HOOKS_CUH
+
+#include "gtap/device.cuh"
+
+#define GTAP_PARENT_REMOTE 0xfffffffeu /* parent of an imported task: its join is elsewhere */
+#define GTAP_STATE_MIGRATED 0xfffeu    /* resumption state of a stub (task runs elsewhere) */
+#define GTAP_AGENT_WORKER 1u            /* the worker (warp) index of the agent */
+
+/* Words shared by the workers and the agent, each on its own 128-byte line. */
+typedef struct gtap_node_words {
+    uint32_t done_reserve;   /* done-ring positions handed out (workers, atomicAdd) */
+    uint32_t pad0[31];
+    uint32_t done_consumed;  /* done-ring positions the agent has emptied */
+    uint32_t pad1[31];
+    uint32_t launch;         /* launches this node finished; the agent advances it on exit */
+    uint32_t root_done;      /* launch + 1 once the root task finished in the current launch */
+    uint32_t detached;       /* launch + 1 once a task detached children in the current launch */
+    uint32_t stub_seq;       /* last stub sequence number handed out (agent only) */
+    uint32_t out_seq;        /* next outbox message sequence number (agent only) */
+    uint32_t pad2[27];
+} gtap_node_words;
+
+typedef struct gtap_node_hooks_dev {
+    uint32_t attached;       /* a distributed node is attached to this runtime */
+    uint32_t holds_root;     /* this node runs the entry task (rank 0, or not attached) */
+    uint32_t done_mask;      /* done-ring capacity - 1 (a power of two) */
+    uint32_t pad;
+    uint32_t *done_ring;     /* finished imported tasks, as id + 1; 0 = empty slot */
+    gtap_node_words *words;
+} gtap_node_hooks_dev;
+
+/* Installed by the GPU node's host code (gpu_node_host.cuh); all-zero = not attached. */
+static __constant__ gtap_node_hooks_dev gtap_nh;
+
+GTAP_DEV int gtap_nh_attached(void)
+{
+    return gtap_nh.attached != 0;
+}
+
+/* Does this node start the entry task? */
+GTAP_DEV int gtap_nh_holds_root(void)
+{
+    return !gtap_nh.attached || gtap_nh.holds_root;
+}
+
+GTAP_DEV uint32_t gtap_nh_launch_tag(void)
+{
+    return gtap_ld_relaxed_u32(&gtap_nh.words->launch) + 1u;
+}
+
+/* A task of this launch finished with detached children (R4): docs/dist.md T2. Relaxed:
+ * the completion that follows on this worker (a parent's join counter, acq_rel, or the
+ * done ring, release) carries it to whoever reports the root's or this task's end. */
+GTAP_DEV void gtap_nh_note_detached(void)
+{
+    if (gtap_nh.attached)
+        gtap_st_relaxed_u32(&gtap_nh.words->detached, gtap_nh_launch_tag());
+}
+
+/* The root task's last segment returned (its result is stored). */
+GTAP_DEV void gtap_nh_root_finished(void)
+{
+    if (!gtap_nh.attached)
+        return;
+    /* Release: the root's result and every completion it acquired happen before the agent
+     * reads root_done (acquire) and reports ROOT_DONE. */
+    gtap_st_release_u32(&gtap_nh.words->root_done, gtap_nh_launch_tag());
+}
+
+/* An imported task finished: hand its record to the agent, which sends the result home
+ * and frees the record (or, for a zombie, drops the extra join count it holds). Waits
+ * while the ring is full; the agent drains it without waiting on any worker. */
+GTAP_DEV void gtap_nh_imported_finished(uint32_t id)
+{
+    gtap_node_words *wd = gtap_nh.words;
+    uint32_t pos = atomicAdd(&wd->done_reserve, 1u);
+    while (pos - gtap_ld_acquire_u32(&wd->done_consumed) > gtap_nh.done_mask)
+        __nanosleep(256);
+    /* Release: the result in the import buffer and the header (zombie marker, join count)
+     * are visible to the agent once it reads the slot with acquire. */
+    gtap_fence_acq_rel();
+    gtap_st_relaxed_u32(&gtap_nh.done_ring[pos & gtap_nh.done_mask], id + 1u);
+}
+
+#endif /* GTAP_NODE_HOOKS_CUH */
