@@ -8,11 +8,13 @@
 # BUILD must be configured with -DGTAP_DIST_GPU_APPS=ON (and the GPU node side present).
 # Writes OUT/runs.csv (one line per run), OUT/summary.md, and OUT/logs/*.log (GTAP_STATS=1).
 # Knobs (environment): REPS (5), NQ_N (18), NQ_CUTOFF (7), TREE_D (24), RUNS (3 launches per
-# process, the first is dropped), MPIRUN (mpirun).
+# process, the first is dropped), MPIRUN (mpirun), RUN_TIMEOUT (180 s per process: a hang is
+# reported as a failed run and the script goes on).
 set -eu
 build=${1:?usage: run_2gpu.sh BUILD OUT}
 out=${2:?usage: run_2gpu.sh BUILD OUT}
 REPS=${REPS:-5}; NQ_N=${NQ_N:-18}; NQ_CUTOFF=${NQ_CUTOFF:-7}; TREE_D=${TREE_D:-24}; RUNS=${RUNS:-3}
+RUN_TIMEOUT=${RUN_TIMEOUT:-180}; failed=0
 MPIRUN=${MPIRUN:-mpirun}
 d=$build/apps/dist
 u=$build/apps/uts
@@ -39,13 +41,18 @@ run() {
     i=1
     while [ $i -le "$REPS" ]; do
         log="$out/logs/$name.$config.np$np.rep$i.log"
+        rc=0
         if [ "$np" -eq 0 ]; then
-            GTAP_STATS=1 "$@" > "$log" 2>&1
+            GTAP_STATS=1 timeout -k 5 "$RUN_TIMEOUT" "$@" > "$log" 2>&1 || rc=$?
         else
             # shellcheck disable=SC2086
-            GTAP_STATS=1 "$MPIRUN" $flags -np "$np" "$@" > "$log" 2>&1
+            GTAP_STATS=1 timeout -k 5 "$RUN_TIMEOUT" "$MPIRUN" $flags -np "$np" "$@" > "$log" 2>&1 || rc=$?
         fi
-        if grep -q '^FAIL' "$log"; then echo "FAIL: $name $config np=$np (see $log)"; exit 1; fi
+        if [ "$rc" -ne 0 ] || grep -q '^FAIL' "$log"; then
+            echo "FAIL: $name $config np=$np exit $rc (see $log)"
+            failed=$((failed + 1))
+            return
+        fi
         grep -E '^(PASS|run [0-9])' "$log" | sed -n 's/.* in \([0-9.]*\) ms.*/\1/p' | awk -v w="$name" -v c="$config" \
             -v n="$np" -v r="$i" 'NR > 1 { print w "," c "," n "," r "," NR "," $1 }' >> "$out/runs.csv"
         i=$((i + 1))
@@ -60,17 +67,18 @@ run nqueens$NQ_N dist 2 "$d/dist_nqueens_gpu" "$NQ_N" "$NQ_CUTOFF" "$RUNS"
 run tree$TREE_D alone 0 "$d/dist_bintree_alone_gpu" "$TREE_D" "$RUNS"
 run tree$TREE_D dist 1 "$d/dist_bintree_gpu" "$TREE_D" "$RUNS"
 run tree$TREE_D dist 2 "$d/dist_bintree_gpu" "$TREE_D" "$RUNS"
+# weak scaling: twice the work on twice the GPUs
+run tree$((TREE_D - 1)) dist 1 "$d/dist_bintree_gpu" $((TREE_D - 1)) "$RUNS"
+# single-GPU mode: a program that does not ask for distribution, alone vs linked
+run fib34_single plain 0 "$d/dist_single_mode_plain_gpu" 34 $((RUNS + 2))
+run fib34_single linked 0 "$d/dist_single_mode_linked_gpu" 34 $((RUNS + 2))
 run fib34 dist 1 "$d/dist_fib_gpu" 34 "$RUNS"
 run fib34 dist 2 "$d/dist_fib_gpu" 34 "$RUNS"
 run utsT1 dist 1 "$u/uts_dist_gpu" T1 "$RUNS"
 run utsT1 dist 2 "$u/uts_dist_gpu" T1 "$RUNS"
 run utsT3 dist 1 "$u/uts_dist_gpu" T3 "$RUNS"
 run utsT3 dist 2 "$u/uts_dist_gpu" T3 "$RUNS"
-# weak scaling: twice the work on twice the GPUs
-run tree$((TREE_D - 1)) dist 1 "$d/dist_bintree_gpu" $((TREE_D - 1)) "$RUNS"
-# single-GPU mode: a program that does not ask for distribution, alone vs linked
-run fib34_single plain 0 "$d/dist_single_mode_plain_gpu" 34 $((RUNS + 2))
-run fib34_single linked 0 "$d/dist_single_mode_linked_gpu" 34 $((RUNS + 2))
+echo "failed runs: $failed"
 
 python3 - "$out" "$NQ_N" "$TREE_D" <<'PY'
 import csv, statistics, sys
