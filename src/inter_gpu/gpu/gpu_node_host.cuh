@@ -212,4 +212,34 @@ static inline void gtap_gnode_run_failed(const char *what)
         gtap_dist_node_fatal(what);
 }
 
+/* gtap_replicate for GPU programs: device buffers (cudaMalloc, or cudaGetSymbolAddress of a
+ * __device__ variable) are staged through pinned host memory, since the MPI libraries this
+ * project meets are not CUDA-aware (docs/dist.md, "MPI"); host buffers go as before.
+ * Collective, like gtap_replicate. The macro below makes the program's calls use it. */
+static inline int gtap_gnode_replicate(void *dst, const void *src, size_t bytes)
+{
+    cudaPointerAttributes at;
+    memset(&at, 0, sizeof at);
+    int on_device = bytes && cudaPointerGetAttributes(&at, dst) == cudaSuccess &&
+                    (at.type == cudaMemoryTypeDevice || at.type == cudaMemoryTypeManaged);
+    (void)cudaGetLastError(); /* an unregistered host pointer is not an error here */
+    if (!on_device)
+        return gtap_replicate(dst, src, bytes);
+    if (!gtap_dist_active()) /* one process: a copy */
+        return dst == src || cudaMemcpy(dst, src, bytes, cudaMemcpyDefault) == cudaSuccess ? 0 : GTAP_DIST_ERR_ARG;
+    void *staging = NULL;
+    if (cudaMallocHost(&staging, bytes) != cudaSuccess) {
+        fprintf(stderr, "gtap: error: gtap_replicate: cannot stage %zu bytes in pinned host memory\n", bytes);
+        gtap_dist_node_fatal("gtap_replicate: out of pinned host memory"); /* the others are in it too */
+    }
+    if (gtap_dist_rank() == 0 && cudaMemcpy(staging, src, bytes, cudaMemcpyDefault) != cudaSuccess)
+        gtap_dist_node_fatal("gtap_replicate: cannot read the source buffer on rank 0");
+    int rc = gtap_replicate(staging, staging, bytes);
+    if (rc == 0 && cudaMemcpy(dst, staging, bytes, cudaMemcpyHostToDevice) != cudaSuccess)
+        gtap_dist_node_fatal("gtap_replicate: cannot write the destination buffer");
+    cudaFreeHost(staging);
+    return rc;
+}
+#define gtap_replicate gtap_gnode_replicate
+
 #endif /* GTAP_GPU_NODE_HOST_CUH */

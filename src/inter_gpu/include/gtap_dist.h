@@ -65,8 +65,11 @@ int gtap_dist_local_size(void);
 int gtap_dist_device_index(int num_visible);
 
 /* Collective. Copies `bytes` bytes at src on rank 0 into dst on every rank (dst may equal
- * src). On the host target dst/src are host memory; GPU builds accept device pointers. Use
- * it for read-only input data that tasks reach through pointers or globals. */
+ * src). On the host target dst/src are host memory. GPU builds (gtap_thread.cuh with
+ * GTAP_DISTRIBUTED) also accept device pointers - cudaMalloc'ed, or cudaGetSymbolAddress of
+ * a __device__ variable (`&var` on the host is the host shadow, not the device copy) - and
+ * stage them through pinned host memory. Use it for read-only input data that tasks reach
+ * through pointers or globals. */
 int gtap_replicate(void *dst, const void *src, size_t bytes);
 
 /* Collective. In-place sum (op 0) or maximum (op 1) over all ranks of count values. */
