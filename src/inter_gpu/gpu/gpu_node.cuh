@@ -76,60 +76,6 @@ static __constant__ gtap_gnode_dev gtap_gn;
 
 #define GTAP_GN_FULL 0xffffffffu
 
-/* ---- system-scope accesses to the mapped region ---------------------------------------- */
-
-GTAP_DEV uint64_t gtap_gn_ld_acquire_sys_u64(const void *p)
-{
-    uint64_t v;
-    asm volatile("ld.acquire.sys.global.u64 %0, [%1];" : "=l"(v) : "l"(p) : "memory");
-    return v;
-}
-
-GTAP_DEV uint32_t gtap_gn_ld_relaxed_sys_u32(const void *p)
-{
-    uint32_t v;
-    asm volatile("ld.relaxed.sys.global.u32 %0, [%1];" : "=r"(v) : "l"(p) : "memory");
-    return v;
-}
-
-GTAP_DEV void gtap_gn_st_release_sys_u64(void *p, uint64_t v)
-{
-    asm volatile("st.release.sys.global.u64 [%0], %1;" ::"l"(p), "l"(v) : "memory");
-}
-
-GTAP_DEV void gtap_gn_st_release_sys_u32(void *p, uint32_t v)
-{
-    asm volatile("st.release.sys.global.u32 [%0], %1;" ::"l"(p), "r"(v) : "memory");
-}
-
-GTAP_DEV void gtap_gn_st_relaxed_sys_u32(void *p, uint32_t v)
-{
-    asm volatile("st.relaxed.sys.global.u32 [%0], %1;" ::"l"(p), "r"(v) : "memory");
-}
-
-GTAP_DEV void gtap_gn_st_relaxed_sys_u64(void *p, uint64_t v)
-{
-    asm volatile("st.relaxed.sys.global.u64 [%0], %1;" ::"l"(p), "l"(v) : "memory");
-}
-
-/* 16 bytes of a slot: never served from a cache (the proxy rewrites slots). */
-GTAP_DEV uint4 gtap_gn_ld_slot16(const void *p)
-{
-    uint4 v;
-    asm volatile("ld.relaxed.sys.global.v4.u32 {%0, %1, %2, %3}, [%4];"
-                 : "=r"(v.x), "=r"(v.y), "=r"(v.z), "=r"(v.w)
-                 : "l"(p)
-                 : "memory");
-    return v;
-}
-
-GTAP_DEV void gtap_gn_st_slot16(void *p, uint4 v)
-{
-    asm volatile("st.relaxed.sys.global.v4.u32 [%0], {%1, %2, %3, %4};" ::"l"(p), "r"(v.x), "r"(v.y), "r"(v.z),
-                 "r"(v.w)
-                 : "memory");
-}
-
 /* The time in ns, the same in every lane (lane 0's clock): every decision the agent makes
  * from it must be warp-uniform, since the lanes meet again in warp-collective calls. */
 GTAP_DEV uint64_t gtap_gn_now(uint32_t lane)
@@ -174,7 +120,7 @@ GTAP_DEV void gtap_gn_post(gtap_gn_agent *a, uint32_t lane, unsigned kind, uint3
     while (a->out_pos + pad + need - a->out_head > n) {
         uint64_t h = 0;
         if (lane == 0)
-            h = gtap_gn_ld_acquire_sys_u64(&r->outbox.head); /* the proxy finished reading */
+            h = gtap_ld_acquire_sys_u64(&r->outbox.head); /* the proxy finished reading */
         a->out_head = __shfl_sync(GTAP_GN_FULL, (unsigned long long)h, 0);
         if (a->out_pos + pad + need - a->out_head > n) {
             __nanosleep(sleep_ns);
@@ -183,23 +129,23 @@ GTAP_DEV void gtap_gn_post(gtap_gn_agent *a, uint32_t lane, unsigned kind, uint3
     }
     if (pad && lane == 0) {
         unsigned char *ps = gtap_gn.outbox_slots + (size_t)at * GTAP_NODE_SLOT_BYTES;
-        gtap_gn_st_slot16(ps, make_uint4(GTAP_NODE_MSG_PAD | (pad << 16), 0u, 0u, a->out_seq));
+        gtap_st_relaxed_sys_v4(ps, make_uint4(GTAP_NODE_MSG_PAD | (pad << 16), 0u, 0u, a->out_seq));
     }
     if (pad)
         a->out_seq++;
     unsigned char *slot = gtap_gn.outbox_slots + (size_t)((a->out_pos + pad) & (n - 1)) * GTAP_NODE_SLOT_BYTES;
     if (lane == 0)
-        gtap_gn_st_slot16(slot, make_uint4(kind | (need << 16), bytes, arg, a->out_seq));
+        gtap_st_relaxed_sys_v4(slot, make_uint4(kind | (need << 16), bytes, arg, a->out_seq));
     a->out_seq++;
     const uint32_t chunks = (bytes + 15) / 16;
     for (uint32_t i = lane; i < chunks; i += 32)
-        gtap_gn_st_slot16(slot + GTAP_NODE_MSG_HEADER_BYTES + 16 * i, ((const uint4 *)payload)[i]);
+        gtap_st_relaxed_sys_v4(slot + GTAP_NODE_MSG_HEADER_BYTES + 16 * i, ((const uint4 *)payload)[i]);
     __threadfence_system(); /* every lane: its slot stores before the tail below */
     __syncwarp();
     a->out_pos += pad + need;
     if (lane == 0) {
         __threadfence_system(); /* the other lanes' stores, observed through the barrier */
-        gtap_gn_st_release_sys_u64(&r->outbox.tail, a->out_pos); /* N1: the slots are written */
+        gtap_st_release_sys_u64(&r->outbox.tail, a->out_pos); /* N1: the slots are written */
     }
 }
 
@@ -216,7 +162,7 @@ GTAP_DEV int gtap_gn_inbox_next(gtap_gn_agent *a, uint32_t lane, uint32_t *arg, 
         if (a->in_pos == a->in_tail) {
             uint64_t t = 0;
             if (lane == 0)
-                t = gtap_gn_ld_acquire_sys_u64(&r->inbox.tail); /* N1: slots up to t are written */
+                t = gtap_ld_acquire_sys_u64(&r->inbox.tail); /* N1: slots up to t are written */
             a->in_tail = __shfl_sync(GTAP_GN_FULL, (unsigned long long)t, 0);
             if (a->in_pos == a->in_tail)
                 return 0;
@@ -224,7 +170,7 @@ GTAP_DEV int gtap_gn_inbox_next(gtap_gn_agent *a, uint32_t lane, uint32_t *arg, 
         const unsigned char *slot = gtap_gn.inbox_slots + (size_t)(a->in_pos & (n - 1)) * GTAP_NODE_SLOT_BYTES;
         uint4 h = make_uint4(0, 0, 0, 0);
         if (lane == 0)
-            h = gtap_gn_ld_slot16(slot);
+            h = gtap_ld_relaxed_sys_v4(slot);
         h.x = __shfl_sync(GTAP_GN_FULL, h.x, 0);
         h.y = __shfl_sync(GTAP_GN_FULL, h.y, 0);
         h.z = __shfl_sync(GTAP_GN_FULL, h.z, 0);
@@ -242,7 +188,7 @@ GTAP_DEV int gtap_gn_inbox_next(gtap_gn_agent *a, uint32_t lane, uint32_t *arg, 
         __threadfence_system();
         const uint32_t chunks = (h.y + 15) / 16;
         for (uint32_t i = lane; i < chunks; i += 32)
-            ((uint4 *)gtap_gn.in_buf)[i] = gtap_gn_ld_slot16(slot + GTAP_NODE_MSG_HEADER_BYTES + 16 * i);
+            ((uint4 *)gtap_gn.in_buf)[i] = gtap_ld_relaxed_sys_v4(slot + GTAP_NODE_MSG_HEADER_BYTES + 16 * i);
         __syncwarp(); /* in_buf is complete for lane 0, which parses it */
         *arg = h.z;
         *bytes = h.y;
@@ -257,7 +203,7 @@ GTAP_DEV void gtap_gn_inbox_pop(gtap_gn_agent *a, uint32_t lane, uint32_t nslots
 {
     a->in_pos += nslots;
     if (lane == 0)
-        gtap_gn_st_release_sys_u64(&gtap_gn.region->inbox.head, a->in_pos);
+        gtap_st_release_sys_u64(&gtap_gn.region->inbox.head, a->in_pos);
 }
 
 /* ---- records ------------------------------------------------------------------------------ */
@@ -300,12 +246,8 @@ GTAP_DEV void gtap_gn_publish(gtap_warp_sh *sh, uint32_t w, uint32_t lane)
         any |= (uint32_t)sh->spawned[q];
     if (!any)
         return;
-    if (sh->failed_push) { /* a push raised DEQUE_FULL: the run aborts (worker_thread.cuh) */
-        __syncwarp();
-        if (lane == 0)
-            for (uint32_t q = 0; q < nq; q++)
-                sh->spawned[q] = 0;
-        __syncwarp();
+    if (sh->failed_push) { /* a push raised DEQUE_FULL: the run aborts */
+        gtap_thread_drop_spawned(sh, lane);
         return;
     }
     gtap_fence_acq_rel(); /* release: records and ring entries before the thieves' claims */
@@ -685,11 +627,11 @@ GTAP_DEV void gtap_gn_set_idle(gtap_gn_agent *a, uint32_t lane, uint32_t idle, u
     if (idle) {
         a->idle_since = now;
         if (lane == 0) /* release: consumed inbox and published outbox before idle (N4) */
-            gtap_gn_st_release_sys_u32(&gtap_gn.region->status.idle, 1u);
+            gtap_st_release_sys_u32(&gtap_gn.region->status.idle, 1u);
     } else {
         a->idle_ns += now - a->idle_since;
         if (lane == 0) /* relaxed: the next inbox head release orders it (N4) */
-            gtap_gn_st_relaxed_sys_u32(&gtap_gn.region->status.idle, 0u);
+            gtap_st_relaxed_sys_u32(&gtap_gn.region->status.idle, 0u);
     }
 }
 
@@ -704,12 +646,12 @@ GTAP_DEV void gtap_gn_publish_counters(gtap_gn_agent *a, uint32_t lane, uint64_t
         seg += __shfl_down_sync(GTAP_GN_FULL, seg, off);
     if (lane == 0) {
         gtap_node_status *s = &gtap_gn.region->status;
-        gtap_gn_st_relaxed_sys_u64(&s->segments, a->segments_base + seg);
-        gtap_gn_st_relaxed_sys_u64(&s->tasks_imported, a->imported);
-        gtap_gn_st_relaxed_sys_u64(&s->tasks_exported, a->exported);
-        gtap_gn_st_relaxed_sys_u64(&s->results_applied, a->results);
-        gtap_gn_st_relaxed_sys_u64(&s->first_work_ns, a->first_work_ns);
-        gtap_gn_st_relaxed_sys_u64(&s->idle_ns, a->idle_ns + (a->idle ? now - a->idle_since : 0));
+        gtap_st_relaxed_sys_u64(&s->segments, a->segments_base + seg);
+        gtap_st_relaxed_sys_u64(&s->tasks_imported, a->imported);
+        gtap_st_relaxed_sys_u64(&s->tasks_exported, a->exported);
+        gtap_st_relaxed_sys_u64(&s->results_applied, a->results);
+        gtap_st_relaxed_sys_u64(&s->first_work_ns, a->first_work_ns);
+        gtap_st_relaxed_sys_u64(&s->idle_ns, a->idle_ns + (a->idle ? now - a->idle_since : 0));
     }
     a->last_publish = now;
 }
@@ -726,10 +668,10 @@ static __device__ __noinline__ void gtap_gnode_agent(gtap_warp_sh *sh, uint32_t 
     a.w = w;
     a.nworkers = nworkers;
     a.launch_tag = gtap_nh_launch_tag();
-    a.epoch = gtap_gn_ld_relaxed_sys_u32(&r->status.epoch) + 1; /* N5 */
-    a.in_pos = a.in_tail = gtap_gn_ld_acquire_sys_u64(&r->inbox.head);
-    a.out_pos = gtap_gn_ld_acquire_sys_u64(&r->outbox.tail);
-    a.out_head = gtap_gn_ld_acquire_sys_u64(&r->outbox.head);
+    a.epoch = gtap_ld_relaxed_sys_u32(&r->status.epoch) + 1; /* N5 */
+    a.in_pos = a.in_tail = gtap_ld_acquire_sys_u64(&r->inbox.head);
+    a.out_pos = gtap_ld_acquire_sys_u64(&r->outbox.tail);
+    a.out_head = gtap_ld_acquire_sys_u64(&r->outbox.head);
     a.out_seq = gtap_nh.words->out_seq;
     a.done_pos = gtap_ld_relaxed_u32(&gtap_nh.words->done_consumed);
     a.idle = 1; /* the region says idle between runs */
@@ -739,9 +681,9 @@ static __device__ __noinline__ void gtap_gnode_agent(gtap_warp_sh *sh, uint32_t 
     if (lane == 0) {
         idle_ns_before = *(volatile uint64_t *)&r->status.idle_ns;
         seg_before = *(volatile uint64_t *)&r->status.segments;
-        gtap_gn_st_relaxed_sys_u32(&r->status.epoch, a.epoch);
-        gtap_gn_st_relaxed_sys_u32(&r->status.in_run, 1u);
-        gtap_gn_st_relaxed_sys_u64(&r->status.first_work_ns, 0ull);
+        gtap_st_relaxed_sys_u32(&r->status.epoch, a.epoch);
+        gtap_st_relaxed_sys_u32(&r->status.in_run, 1u);
+        gtap_st_relaxed_sys_u64(&r->status.first_work_ns, 0ull);
         uint64_t *p = (uint64_t *)gtap_gn.out_buf;
         p[0] = gtap_nh_holds_root();
         p[1] = seg_before;
@@ -756,7 +698,7 @@ static __device__ __noinline__ void gtap_gnode_agent(gtap_warp_sh *sh, uint32_t 
     uint64_t stop_seen = 0;
     while (!a.failed) {
         uint32_t st = lane == 0 ? gtap_ld_relaxed_u32(&ctl->terminate) : 0;
-        uint32_t abort = lane == 0 ? gtap_gn_ld_relaxed_sys_u32(&r->control.abort) : 0;
+        uint32_t abort = lane == 0 ? gtap_ld_relaxed_sys_u32(&r->control.abort) : 0;
         st = __shfl_sync(GTAP_GN_FULL, st, 0);
         abort = __shfl_sync(GTAP_GN_FULL, abort, 0);
         if (st == GTAP_RUN_ABORT)
@@ -841,7 +783,7 @@ static __device__ __noinline__ void gtap_gnode_agent(gtap_warp_sh *sh, uint32_t 
         if (hungry != a.hungry) {
             a.hungry = hungry;
             if (lane == 0) /* a hint: relaxed (N9) */
-                gtap_gn_st_relaxed_sys_u64(&r->status.hungry, hungry);
+                gtap_st_relaxed_sys_u64(&r->status.hungry, hungry);
         }
         if (now - a.last_publish > 200000)
             gtap_gn_publish_counters(&a, lane, now);
@@ -879,13 +821,13 @@ static __device__ __noinline__ void gtap_gnode_agent(gtap_warp_sh *sh, uint32_t 
         }
         gtap_gn_post(&a, lane, GTAP_NODE_MSG_ERROR, (uint32_t)a.failed, gtap_gn.out_buf, sizeof msg - 1);
         if (lane == 0)
-            gtap_gn_st_release_sys_u32(&r->status.error, 1u); /* N8: after the ERROR message */
+            gtap_st_release_sys_u32(&r->status.error, 1u); /* N8: after the ERROR message */
     } else if (a.stop) {
         gtap_gn_set_idle(&a, lane, 1, now);
         if (lane == 0) {
-            gtap_gn_st_relaxed_sys_u64(&r->status.hungry, 0ull);
-            gtap_gn_st_relaxed_sys_u64(&r->status.idle_ns, a.idle_ns);
-            gtap_gn_st_relaxed_sys_u32(&r->status.in_run, 0u);
+            gtap_st_relaxed_sys_u64(&r->status.hungry, 0ull);
+            gtap_st_relaxed_sys_u64(&r->status.idle_ns, a.idle_ns);
+            gtap_st_relaxed_sys_u32(&r->status.in_run, 0u);
             *(uint64_t *)gtap_gn.out_buf = now - a.t_begin;
         }
         gtap_gn_post(&a, lane, GTAP_NODE_MSG_RUN_END, a.epoch, gtap_gn.out_buf, 8);

@@ -107,6 +107,62 @@ GTAP_DEV uint64_t gtap_atomic_and_release_u64(uint64_t *p, uint64_t v)
     return old;
 }
 
+/* ---- System scope: memory the host also reads and writes (mapped pinned memory, e.g. the
+ * distributed layer's mailboxes). Relaxed loads at .sys scope are never served from a stale
+ * cached copy. */
+
+GTAP_DEV uint64_t gtap_ld_acquire_sys_u64(const void *p)
+{
+    uint64_t v;
+    asm volatile("ld.acquire.sys.global.u64 %0, [%1];" : "=l"(v) : "l"(p) : "memory");
+    return v;
+}
+
+GTAP_DEV uint32_t gtap_ld_relaxed_sys_u32(const void *p)
+{
+    uint32_t v;
+    asm volatile("ld.relaxed.sys.global.u32 %0, [%1];" : "=r"(v) : "l"(p) : "memory");
+    return v;
+}
+
+GTAP_DEV void gtap_st_release_sys_u64(void *p, uint64_t v)
+{
+    asm volatile("st.release.sys.global.u64 [%0], %1;" ::"l"(p), "l"(v) : "memory");
+}
+
+GTAP_DEV void gtap_st_release_sys_u32(void *p, uint32_t v)
+{
+    asm volatile("st.release.sys.global.u32 [%0], %1;" ::"l"(p), "r"(v) : "memory");
+}
+
+GTAP_DEV void gtap_st_relaxed_sys_u32(void *p, uint32_t v)
+{
+    asm volatile("st.relaxed.sys.global.u32 [%0], %1;" ::"l"(p), "r"(v) : "memory");
+}
+
+GTAP_DEV void gtap_st_relaxed_sys_u64(void *p, uint64_t v)
+{
+    asm volatile("st.relaxed.sys.global.u64 [%0], %1;" ::"l"(p), "l"(v) : "memory");
+}
+
+/* 16 bytes at once. */
+GTAP_DEV uint4 gtap_ld_relaxed_sys_v4(const void *p)
+{
+    uint4 v;
+    asm volatile("ld.relaxed.sys.global.v4.u32 {%0, %1, %2, %3}, [%4];"
+                 : "=r"(v.x), "=r"(v.y), "=r"(v.z), "=r"(v.w)
+                 : "l"(p)
+                 : "memory");
+    return v;
+}
+
+GTAP_DEV void gtap_st_relaxed_sys_v4(void *p, uint4 v)
+{
+    asm volatile("st.relaxed.sys.global.v4.u32 [%0], {%1, %2, %3, %4};" ::"l"(p), "r"(v.x), "r"(v.y), "r"(v.z),
+                 "r"(v.w)
+                 : "memory");
+}
+
 /* Nanoseconds of the GPU's global timer (coarse, comparable across SMs). */
 GTAP_DEV uint64_t gtap_globaltimer(void)
 {

@@ -279,6 +279,17 @@ GTAP_DEV uint32_t gtap_thread_fill(gtap_warp_sh *sh, uint32_t w, uint32_t lane, 
     return 0;
 }
 
+/* After a failed push (gtap_thread_push_local): forgets this iteration's new entries, which
+ * are never published; the run is aborting. Warp-collective. */
+GTAP_DEV void gtap_thread_drop_spawned(gtap_warp_sh *sh, uint32_t lane)
+{
+    __syncwarp();
+    if (lane == 0)
+        for (int q = 0; q < gtap_dev.num_queues; q++)
+            sh->spawned[q] = 0;
+    __syncwarp();
+}
+
 /* Step 5: keeps up to 32 new tasks as the next batch and publishes the rest. */
 GTAP_DEV uint32_t gtap_thread_publish(gtap_warp_sh *sh, uint32_t w, uint32_t lane, uint32_t *cur,
                                       uint32_t *my_task)
@@ -296,11 +307,7 @@ GTAP_DEV uint32_t gtap_thread_publish(gtap_warp_sh *sh, uint32_t w, uint32_t lan
     if (total == 0)
         return 0;
     if (sh->failed_push) { /* read after the __syncwarp that ends step 4 */
-        __syncwarp();
-        if (lane == 0)
-            for (uint32_t q = 0; q < nq; q++)
-                sh->spawned[q] = 0;
-        __syncwarp();
+        gtap_thread_drop_spawned(sh, lane);
         return 0;
     }
     uint32_t keep = nk < 32 ? nk : 32;
