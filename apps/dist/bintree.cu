@@ -1,43 +1,81 @@
-// bintree.cu - a full binary tree of depth D, one task per node, each returning the size of
-// its subtree. Usage: bintree [depth=16] [runs=1].
+// bintree.cu - a full binary tree of depth D (nodes in heap numbering), one task per node.
+// Usage: bintree [depth=16] [runs=1] [mem_ops=0] [compute_iters=0].
+// Without work each task returns the size of its subtree. With work (the paper's tree of
+// section 6.3: mem_ops pseudo-random loads from a 2^20-double table and compute_iters FP64
+// FMAs per node, apps/common/tree_work.h) each task returns the sum over its subtree of
+// 1 + the node's work value, checked against the CPU when that is cheap (at most 2^31 loads
+// and FMAs), else reported unchecked. The table is built on rank 0 and reaches the other
+// ranks through gtap_replicate, as a program's input data would.
+#include <stdlib.h>
 #include "gtap_thread.cuh"
 #include "dist_app.h"
+#include "tree_work.h"
 
-__device__ long long d_result;
+__device__ unsigned long long d_result;
+__device__ const double *g_input;
 
 #pragma gtap function
-__device__ long long tree(int depth) {
-    if (depth == 0) return 1;
-    long long a, b;
+__device__ unsigned long long tree(int node, int depth, int mem_ops, int compute_iters) {
+    unsigned long long own = 1, a = 0, b = 0;
+    if (mem_ops > 0 || compute_iters > 0)
+        own += (unsigned long long)tw_work(g_input, (uint32_t)node, mem_ops, compute_iters, 0, 1);
+    if (depth == 0) return own;
     #pragma gtap task
-    a = tree(depth - 1);
+    a = tree(2 * node + 1, depth - 1, mem_ops, compute_iters);
     #pragma gtap task
-    b = tree(depth - 1);
+    b = tree(2 * node + 2, depth - 1, mem_ops, compute_iters);
     #pragma gtap taskwait
-    return a + b + 1;
+    return a + b + own;
 }
 
-__global__ void tree_kernel(int depth) {
+__global__ void tree_kernel(int depth, int mem_ops, int compute_iters) {
     #pragma gtap entry
-    d_result = tree(depth);
+    d_result = tree(0, depth, mem_ops, compute_iters);
 }
 
 int main(int argc, char **argv) {
     if (gtap_init_distributed(&argc, &argv) != 0) return 1;
     int depth = (int)app_arg(argc, argv, 1, 16), runs = (int)app_arg(argc, argv, 2, 1), rc = 0;
-    APP_CUDA(gtap_initialize());
+    int mem_ops = (int)app_arg(argc, argv, 3, 0), compute_iters = (int)app_arg(argc, argv, 4, 0);
+    const int work = mem_ops > 0 || compute_iters > 0;
+    APP_CUDA(gtap_initialize()); // first: on a distributed run it selects this rank's GPU
+    const long long nodes = (2LL << depth) - 1;
+    long long want = nodes;
+    double *table = NULL;
+    if (work) {
+        // rank 0 builds the input; the others start with garbage that replicate overwrites
+        static double host[TREE_INPUT_N];
+        for (uint32_t i = 0; i < TREE_INPUT_N; i++)
+            host[i] = gtap_dist_rank() == 0 ? (double)(tw_hash32(i) % 1000003u) * 0.5 : -1.0;
+        APP_CUDA(cudaMalloc((void **)&table, sizeof host));
+        APP_CUDA(cudaMemcpy(table, host, sizeof host, cudaMemcpyHostToDevice));
+        if (gtap_replicate(table, table, sizeof host) != 0) return 1;
+        APP_CUDA(cudaMemcpyToSymbol(g_input, &table, sizeof table));
+        want = -1; // unchecked unless the CPU can recompute it cheaply
+        if (gtap_dist_rank() == 0 && (double)nodes * (mem_ops + compute_iters) <= 2147483648.0) {
+            unsigned long long sum = 0;
+            for (long long n = 0; n < nodes; n++)
+                sum += 1 + (unsigned long long)tw_work(host, (uint32_t)n, mem_ops, compute_iters, 0, 1);
+            want = (long long)sum;
+        }
+    }
     for (int r = 0; r < runs && rc == 0; r++) {
-        long long got = -1;
+        unsigned long long got = ~0ull;
         APP_CUDA(cudaMemcpyToSymbol(d_result, &got, sizeof got));
         double t0 = app_now_ms();
-        APP_CUDA(gtap_launch(tree_kernel, depth));
+        APP_CUDA(gtap_launch(tree_kernel, depth, mem_ops, compute_iters));
         APP_CUDA(gtap_synchronize());
         double ms = app_now_ms() - t0;
         APP_CUDA(cudaMemcpyFromSymbol(&got, d_result, sizeof got));
-        char what[64];
-        snprintf(what, sizeof what, "binary tree(depth %d) nodes", depth);
-        rc = app_report(what, got, (2LL << depth) - 1, ms);
+        char what[128];
+        if (work)
+            snprintf(what, sizeof what, "binary tree(depth %d, mem %d, compute %d) checksum%s", depth, mem_ops,
+                     compute_iters, want < 0 ? " (unchecked)" : "");
+        else
+            snprintf(what, sizeof what, "binary tree(depth %d) nodes", depth);
+        rc = app_report(what, (long long)got, want, ms);
     }
+    if (table) cudaFree(table);
     gtap_finalize();
     gtap_dist_finalize();
     return rc;

@@ -21,6 +21,10 @@ static inline int gtap_dist_finalize(void) { return 0; }
 static inline int gtap_dist_rank(void) { return 0; }
 static inline int gtap_dist_size(void) { return 1; }
 static inline int gtap_dist_allreduce_u64(uint64_t *v, int n, int op) { (void)v; (void)n; (void)op; return 0; }
+static inline int gtap_replicate(void *dst, const void *src, size_t n)
+{
+    return dst == src || cudaMemcpy(dst, src, n, cudaMemcpyDefault) == cudaSuccess ? 0 : 1;
+}
 #endif
 
 static inline double app_now_ms(void)
