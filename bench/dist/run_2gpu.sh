@@ -83,6 +83,15 @@ run utsT1 dist 1 "$u/uts_dist_gpu" T1 "$RUNS"
 run utsT1 dist 2 "$u/uts_dist_gpu" T1 "$RUNS"
 run utsT3 dist 1 "$u/uts_dist_gpu" T3 "$RUNS"
 run utsT3 dist 2 "$u/uts_dist_gpu" T3 "$RUNS"
+# the protocol at more ranks than GPUs: 4 ranks on the 2 GPUs, a quarter of the SMs each
+# (GTAP_DIST_SHARE_GPU; without MPS the two kernels on a GPU take turns, so this measures
+# the protocol, not speed)
+if [ "${SHARED:-1}" -eq 1 ]; then
+    flags0=$flags
+    flags="$flags -x GTAP_DIST_SHARE_GPU=1 -x GTAP_GRID_SIZE=33"
+    run nqueens16_shared dist 4 "$d/dist_nqueens_gpu" 16 7 2
+    flags=$flags0
+fi
 echo "failed runs: $failed"
 
 python3 - "$out" "$NQ_N" "$TREE_D" <<'PY'

@@ -9,6 +9,7 @@
 #define GTAP_GPU_NODE_HOST_CUH
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "gtap/dist_node.h"
@@ -181,7 +182,10 @@ static inline int gtap_gnode_attach(const gtap_dev_state *st, const gtap_config_
         k += snprintf(uuid + k, sizeof uuid - (size_t)k, "%02x", (unsigned char)p.uuid.bytes[i]);
     gtap_dist_node_desc desc;
     desc.device = name;
-    desc.device_id = uuid;
+    /* GTAP_DIST_SHARE_GPU=1: several ranks per GPU (protocol tests). Without MPS the
+     * persistent kernels of the ranks time-slice the GPU instead of running side by side. */
+    const char *share = getenv("GTAP_DIST_SHARE_GPU");
+    desc.device_id = share && atoi(share) ? "" : uuid;
     desc.no_taskwait = (uint32_t)c->assume_no_taskwait;
     desc.wide = 1;
     gtap_gnode_h.region->status.idle = 1; /* not in a run: nothing to give (N4) */
