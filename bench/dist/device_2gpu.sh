@@ -37,10 +37,11 @@ for np in 1 2; do
     check fib "$np" "$d/dist_fib_gpu" 30 3
     check nqueens "$np" "$d/dist_nqueens_gpu" 14 8 3
     check bintree "$np" "$d/dist_bintree_gpu" 22 3
+    check bintree_work "$np" "$d/dist_bintree_gpu" 16 3 64 64
     check bary "$np" "$d/dist_bary_gpu" 4 14 300 3
     check detached "$np" "$d/dist_detached_gpu" 20 3
     check nqueens_ntw "$np" "$d/dist_nqueens_ntw_gpu" 13 3
-    check uts_T1S "$np" "$u/uts_dist_gpu" T1S 2
+    check uts_T1 "$np" "$u/uts_dist_gpu" T1 2
 done
 echo "checks failed: $fails" | tee -a "$out/check.txt"
 if [ "${3:-}" = bench ] && [ "$fails" -eq 0 ]; then
