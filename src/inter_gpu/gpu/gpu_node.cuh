@@ -1,5 +1,5 @@
 /* inter_gpu/gpu/gpu_node.cuh - the GPU implementation of the node interface
- * (gtap/node_iface.h N1-N8): the agent warp of the thread-level persistent kernel.
+ * (gtap/node_iface.h N1-N9): the agent warp of the thread-level persistent kernel.
  *
  * Included by gtap_thread.cuh in GTAP_DISTRIBUTED builds, after the scheduler (it uses the
  * deques, the record pool and the hooks of gtap/node_hooks.cuh). The host half (region
@@ -20,10 +20,12 @@
  *   - RESULTS (and results of tasks that came home): writes the result to the stub's
  *     destination and completes the stub like a local child (docs/join.md J1-J3);
  *   - drains the done ring (imported tasks that finished) into COMPLETION batches;
- *   - posts ROOT_DONE (rank 0) when the root finished, keeps status.idle (N4), and ends the
- *     run on STOP by setting ctl->terminate.
+ *   - posts ROOT_DONE (rank 0) when the root finished, keeps status.idle (N4) and
+ *     status.hungry (N9), and ends the run on STOP by setting ctl->terminate.
  * Every lane takes part in copies; lane 0 makes the decisions and the atomics, and shares
- * what the other lanes need through shuffles, so the loop is warp-uniform.
+ * what the other lanes need through shuffles, so the loop is warp-uniform (every decision,
+ * the clock included, comes from lane 0: lanes that disagree meet in different collective
+ * calls, which once corrupted an outbox message).
  *
  * Active-count accounting: the agent owns `holds` increments of ctl->active: one while its
  * own deque has published entries (as any worker), plus one per successful steal until the
