@@ -7,7 +7,8 @@
 #   (no distributed layer) vs its distributed build on 1 rank, and fib built plain vs linked
 #   with libgtap_dist without gtap_init_distributed.
 # BUILD must be configured with -DGTAP_DIST_GPU_APPS=ON (and the GPU node side present).
-# Writes OUT/runs.csv (one line per run), OUT/summary.md, and OUT/logs/*.log (GTAP_STATS=1).
+# Writes OUT/runs.csv (one line per run), OUT/summary.md, OUT/scaling.png and OUT/logs/*.log
+# (GTAP_STATS=1).
 # Knobs (environment): REPS (5), NQ_N (18), NQ_CUTOFF (7), TREE_D (24), RUNS (3 launches per
 # process, the first is dropped), MPIRUN (mpirun), RUN_TIMEOUT (180 s per process: a hang is
 # reported as a failed run and the script goes on).
@@ -121,3 +122,4 @@ lines += ["", f"Weak scaling, binary tree: D={d-1} on 1 GPU {w1:.2f} ms, D={d} o
 open(f"{out}/summary.md", "w").write("\n".join(lines) + "\n")
 print("\n".join(lines))
 PY
+python3 "$(dirname "$0")/plot_scaling.py" "$out/runs.csv" "$out/scaling.png" || echo "(no plot: matplotlib missing?)"
