@@ -274,7 +274,7 @@ GTAP_DEV void gtap_gn_settle(gtap_gn_agent *a)
         return;
     uint32_t queued = 0;
     for (int q = 0; q < gtap_dev.num_queues; q++)
-        queued += (uint32_t)gtap_ld_relaxed_u64(&gtap_deque_of(a->w, q)->meta);
+        queued += (uint32_t)gtap_ld_relaxed_u64(&gtap_deque_of(a->w, q)->meta); /* a hint; quiesce orders */
     uint32_t keep = queued ? 1u : 0u;
     if (a->holds == keep)
         return;
@@ -305,7 +305,7 @@ GTAP_DEV int gtap_gn_apply_result(gtap_gn_agent *a, gtap_warp_sh *sh, uint64_t o
     void *dst = (void *)(uintptr_t)h->result_dst;
     if (dst && result_bytes)
         gtap_gn_copy(dst, result, result_bytes);
-    if (flags & GTAP_WIRE_RESULT_DETACHED)
+    if (flags & GTAP_WIRE_RESULT_DETACHED) /* T2; read by this agent only (ROOT_DONE, COMPLETION) */
         gtap_st_relaxed_u32(&gtap_nh.words->detached, a->launch_tag);
     gtap_gn.stub_seq[id] = 0;
     const uint32_t parent = h->parent;
@@ -572,6 +572,7 @@ GTAP_DEV uint32_t gtap_gn_drain_done(gtap_gn_agent *a, gtap_warp_sh *sh, uint32_
                 gtap_wire_result res;
                 res.origin_task = o.origin_task;
                 res.result_bytes = rb;
+                /* relaxed: the slot's acquire above ordered the finishing worker's flag (T2) */
                 res.flags = gtap_ld_relaxed_u32(&gtap_nh.words->detached) == a->launch_tag ? GTAP_WIRE_RESULT_DETACHED : 0;
                 res.runner_rank = gtap_gn.rank;
                 res.result = rp;
@@ -648,6 +649,7 @@ GTAP_DEV void gtap_gn_publish_counters(gtap_gn_agent *a, uint32_t lane, uint64_t
         seg += __shfl_down_sync(GTAP_GN_FULL, seg, off);
     if (lane == 0) {
         gtap_node_status *s = &gtap_gn.region->status;
+        /* statistics and watchdog progress: relaxed, approximate (node_iface.h) */
         gtap_st_relaxed_sys_u64(&s->segments, a->segments_base + seg);
         gtap_st_relaxed_sys_u64(&s->tasks_imported, a->imported);
         gtap_st_relaxed_sys_u64(&s->tasks_exported, a->exported);
@@ -670,6 +672,8 @@ static __device__ __noinline__ void gtap_gnode_agent(gtap_warp_sh *sh, uint32_t 
     a.w = w;
     a.nworkers = nworkers;
     a.launch_tag = gtap_nh_launch_tag();
+    /* Our own counters as we (or the proxy, at attach) left them; the proxy's head with
+     * acquire, so that the slots it has read are free (N1). */
     a.epoch = gtap_ld_relaxed_sys_u32(&r->status.epoch) + 1; /* N5 */
     a.in_pos = a.in_tail = gtap_ld_acquire_sys_u64(&r->inbox.head);
     a.out_pos = gtap_ld_acquire_sys_u64(&r->outbox.tail);
@@ -699,6 +703,7 @@ static __device__ __noinline__ void gtap_gnode_agent(gtap_warp_sh *sh, uint32_t 
     uint32_t quiet = 0;
     uint64_t stop_seen = 0;
     while (!a.failed) {
+        /* polled: an abort publishes nothing the agent reads (relaxed) */
         uint32_t st = lane == 0 ? gtap_ld_relaxed_u32(&ctl->terminate) : 0;
         uint32_t abort = lane == 0 ? gtap_ld_relaxed_sys_u32(&r->control.abort) : 0;
         st = __shfl_sync(GTAP_GN_FULL, st, 0);
@@ -758,6 +763,7 @@ static __device__ __noinline__ void gtap_gnode_agent(gtap_warp_sh *sh, uint32_t 
         if (!a.root_posted && gtap_nh_holds_root()) {
             uint32_t done = lane == 0 ? gtap_ld_acquire_u32(&gtap_nh.words->root_done) : 0;
             if (__shfl_sync(GTAP_GN_FULL, done, 0) == a.launch_tag) {
+                /* relaxed: root_done's acquire ordered every detaching task's flag (T2) */
                 uint32_t det = lane == 0 ? gtap_ld_relaxed_u32(&gtap_nh.words->detached) : 0;
                 det = __shfl_sync(GTAP_GN_FULL, det, 0) == a.launch_tag ? GTAP_NODE_ROOT_DETACHED : 0;
                 gtap_gn_post(&a, lane, GTAP_NODE_MSG_ROOT_DONE, det, gtap_gn.out_buf, 0);
