@@ -22,7 +22,7 @@
 typedef struct gtap_gnode_host {
     int attached;
     gtap_node_region *region; /* host address */
-    void *dev[8];             /* device allocations */
+    void *dev[16];            /* device allocations (8 today) */
     int ndev;
 } gtap_gnode_host;
 
@@ -57,6 +57,10 @@ static inline void *gtap_gnode_dev_alloc(size_t bytes, int zero, cudaError_t *er
     void *p = NULL;
     if (*err != cudaSuccess)
         return NULL;
+    if (gtap_gnode_h.ndev == (int)(sizeof gtap_gnode_h.dev / sizeof gtap_gnode_h.dev[0])) {
+        *err = cudaErrorMemoryAllocation; /* more tables than this list holds: a bug here */
+        return NULL;
+    }
     *err = cudaMalloc(&p, bytes ? bytes : 16);
     if (*err == cudaSuccess && zero)
         *err = cudaMemset(p, 0, bytes ? bytes : 16);
