@@ -119,6 +119,18 @@ int app_sort_verify(const int32_t *a, size_t n, app_multiset want, size_t *bad_p
     return 0;
 }
 
+int app_sort_result(FILE *out, const char *app, int check, const int32_t *a, size_t n, app_multiset want,
+                    char *answer, size_t cap)
+{
+    size_t bad = 0;
+    int r = -1;
+    snprintf(answer, cap, "min=%d;max=%d", a[0], a[n - 1]);
+    if (check && (r = app_sort_verify(a, n, want, &bad)) != 0)
+        fprintf(out, "%s: output %s at index %zu\n", app, bad < n ? "unsorted" : "not a permutation of the input",
+                bad);
+    return r;
+}
+
 /* ---- tree benchmarks ---------------------------------------------------------------------- */
 
 void app_tree_input(double *t)

@@ -9,6 +9,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -53,6 +54,13 @@ app_multiset app_multiset_of(const int32_t *a, size_t n);
 /* 0 when a[0..n) is sorted ascending and has the fingerprint `want`; otherwise 1 and the
  * first unsorted index in *bad_p (or n when only the fingerprint differs). */
 int app_sort_verify(const int32_t *a, size_t n, app_multiset want, size_t *bad_p);
+
+/* The end of every sort program: writes "min=A;max=B" of a[0..n) to answer (cap bytes) and,
+ * when check is nonzero, verifies a against want, telling out where it went wrong ("<app>:
+ * output unsorted at index i" / "not a permutation of the input"). Returns -1 when not
+ * checked, else app_sort_verify's result (0 = correct). */
+int app_sort_result(FILE *out, const char *app, int check, const int32_t *a, size_t n, app_multiset want,
+                    char *answer, size_t cap);
 
 /* ---- tree benchmarks ---------------------------------------------------------------------- */
 

@@ -88,14 +88,9 @@ int main(int argc, char **argv)
         fprintf(c.out, "profile: %s (%s)\n", r.result_directory, gtap_profile_export_status_string(r.status));
     }
     cudaMemcpy(host.data(), d_data, bytes, cudaMemcpyDeviceToHost);
-    app_check_t check = APP_CHECK_SKIPPED;
-    size_t bad = 0;
-    if (c.check)
-        check = app_sort_verify(host.data(), host.size(), want, &bad) ? APP_CHECK_FAIL : APP_CHECK_PASS;
-    if (check == APP_CHECK_FAIL)
-        fprintf(c.out, "mergesort: output %s at index %zu\n", bad < host.size() ? "unsorted" : "not a permutation of the input", bad);
     char answer[64];
-    snprintf(answer, sizeof answer, "min=%d;max=%d", host[0], host[host.size() - 1]);
+    const int wrong = app_sort_result(c.out, "mergesort", c.check, host.data(), host.size(), want, answer, sizeof answer);
+    const app_check_t check = wrong < 0 ? APP_CHECK_SKIPPED : wrong ? APP_CHECK_FAIL : APP_CHECK_PASS;
     cudaFree(d_data);
     cudaFree(d_buf);
     cudaFree(d_orig);
