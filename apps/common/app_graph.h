@@ -60,4 +60,28 @@ static inline int app_graph_setup(app_cli *c, app_csr *g)
     return 0;
 }
 
+/* The SpMV programs' matrix: --input PATH as above (always stored as read, values kept), else
+ * a random c->n x c->n matrix with 1..--nnz-max (default 599) entries per row from --seed
+ * (default 42). Records the choice in c's params; c->n becomes the row count. Returns 0 or
+ * 1 (message printed). */
+static inline int app_matrix_setup(app_cli *c, app_csr *a)
+{
+    const char *path = app_opt_str(c, "input", NULL);
+    if (path) {
+        const char *base = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
+        if (app_csr_load(a, path, (int)app_opt_ll(c, "undirected", 0), 1))
+            return 1;
+        app_param(c, "input=%s", base);
+        c->n = a->nrows;
+    } else {
+        const int nnz_max = (int)app_opt_ll(c, "nnz-max", 599);
+        const unsigned long long seed = (unsigned long long)app_opt_ll(c, "seed", 42);
+        if (app_matrix_random(a, (int)c->n, nnz_max, seed))
+            return 1;
+        app_param(c, "nnz_max=%d;seed=%llu", nnz_max, seed);
+    }
+    fprintf(c->out, "matrix: %d x %d, %lld entries\n", a->nrows, a->ncols, a->nnz);
+    return 0;
+}
+
 #endif /* APP_GRAPH_H */

@@ -70,21 +70,8 @@ int main(int argc, char **argv)
         return 2;
     }
     app_csr a;
-    const char *path = app_opt_str(&c, "input", NULL);
-    if (path) {
-        const char *base = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
-        if (app_csr_load(&a, path, (int)app_opt_ll(&c, "undirected", 0), 1))
-            return 1;
-        app_param(&c, "input=%s", base);
-        c.n = a.nrows;
-    } else {
-        const int nnz_max = (int)app_opt_ll(&c, "nnz-max", 599);
-        const unsigned long long seed = (unsigned long long)app_opt_ll(&c, "seed", 42);
-        if (app_matrix_random(&a, (int)c.n, nnz_max, seed))
-            return 1;
-        app_param(&c, "nnz_max=%d;seed=%llu", nnz_max, seed);
-    }
-    fprintf(c.out, "matrix: %d x %d, %lld entries\n", a.nrows, a.ncols, a.nnz);
+    if (app_matrix_setup(&c, &a))
+        return 1;
     double *x = (double *)malloc((size_t)a.ncols * sizeof *x), *y = (double *)malloc((size_t)a.nrows * sizeof *y);
     double *ref = (double *)malloc((size_t)a.nrows * sizeof *ref);
     if (!x || !y || !ref) {
