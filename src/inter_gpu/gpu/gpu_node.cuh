@@ -215,19 +215,6 @@ GTAP_DEV void gtap_gn_free(uint32_t id)
     gtap_pool_free_remote(id); /* to its owner's list (the agent's own ids too) */
 }
 
-/* Copies n bytes between device buffers (one thread). */
-GTAP_DEV void gtap_gn_copy(void *dst, const void *src, uint32_t n)
-{
-    uintptr_t al = (uintptr_t)dst | (uintptr_t)src | n;
-    if ((al & 7) == 0) {
-        for (uint32_t i = 0; i < n / 8; i++)
-            ((uint64_t *)dst)[i] = ((const uint64_t *)src)[i];
-    } else {
-        for (uint32_t i = 0; i < n; i++)
-            ((unsigned char *)dst)[i] = ((const unsigned char *)src)[i];
-    }
-}
-
 /* Makes sure the agent is counted active before it publishes tasks. Lane 0. */
 GTAP_DEV void gtap_gn_hold(gtap_gn_agent *a)
 {
@@ -304,7 +291,7 @@ GTAP_DEV int gtap_gn_apply_result(gtap_gn_agent *a, gtap_warp_sh *sh, uint64_t o
         return 0;
     void *dst = (void *)(uintptr_t)h->result_dst;
     if (dst && result_bytes)
-        gtap_gn_copy(dst, result, result_bytes);
+        gtap_copy_result(dst, result, result_bytes);
     if (flags & GTAP_WIRE_RESULT_DETACHED) /* T2; read by this agent only (ROOT_DONE, COMPLETION) */
         gtap_st_relaxed_u32(&gtap_nh.words->detached, a->launch_tag);
     gtap_gn.stub_seq[id] = 0;
@@ -506,7 +493,7 @@ GTAP_DEV void gtap_gn_import(gtap_gn_agent *a, gtap_warp_sh *sh, uint32_t lane, 
                         h->result_dst = (uint64_t)(uintptr_t)(gtap_gn.results + (size_t)id * gtap_gn.result_stride);
                 }
 #endif
-                gtap_gn_copy(rec + gtap_dev.data_offset, t.payload, t.payload_bytes);
+                gtap_copy_result(rec + gtap_dev.data_offset, t.payload, t.payload_bytes);
                 if (!gtap_thread_push_local(sh, a->w, t.queue, id)) {
                     a->failed = __LINE__;
                     break;

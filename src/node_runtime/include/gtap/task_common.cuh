@@ -18,6 +18,23 @@ GTAP_API int gtap_task_state(gtap_worker *w, gtap_task t)
     return (int)(w->fn_state >> 16);
 }
 
+/* Copies a return value to its destination with the widest accesses both allow (results
+ * are small and their alignment is whatever the compiler gave the destination field). */
+GTAP_DEV void gtap_copy_result(void *dst, const void *src, unsigned size)
+{
+    uintptr_t a = (uintptr_t)dst | (uintptr_t)src | size;
+    if ((a & 7) == 0) {
+        for (unsigned i = 0; i < size / 8; i++)
+            ((uint64_t *)dst)[i] = ((const uint64_t *)src)[i];
+    } else if ((a & 3) == 0) {
+        for (unsigned i = 0; i < size / 4; i++)
+            ((uint32_t *)dst)[i] = ((const uint32_t *)src)[i];
+    } else {
+        for (unsigned i = 0; i < size; i++)
+            ((unsigned char *)dst)[i] = ((const unsigned char *)src)[i];
+    }
+}
+
 /* Writes a new child's header: function fn, state 0, no pending children. Plain stores: the
  * child is invisible to other workers until the publishing fence of the iteration, and runs
  * on this worker only after its next barrier (gtap_gen.h R1). */

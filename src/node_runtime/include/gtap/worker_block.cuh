@@ -264,10 +264,8 @@ GTAP_API void gtap_task_return(gtap_worker *w, gtap_task t, const void *value, u
     if (threadIdx.x != 0)
         return; /* the task's result is thread 0's return value */
     void *dst = (void *)(uintptr_t)gtap_header(t)->result_dst;
-    if (dst) {
-        for (unsigned i = 0; i < size; i++) /* rare and small: bytewise keeps any alignment safe */
-            ((unsigned char *)dst)[i] = ((const unsigned char *)value)[i];
-    }
+    if (dst)
+        gtap_copy_result(dst, value, size);
 #endif
 }
 

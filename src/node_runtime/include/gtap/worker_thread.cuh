@@ -72,22 +72,6 @@ GTAP_DEV int gtap_thread_push_local(gtap_warp_sh *sh, uint32_t w, uint32_t q, ui
     return 1;
 }
 
-/* Copies a return value to its destination with the widest accesses both allow. */
-GTAP_DEV void gtap_copy_result(void *dst, const void *src, unsigned size)
-{
-    uintptr_t a = (uintptr_t)dst | (uintptr_t)src | size;
-    if ((a & 7) == 0) {
-        for (unsigned i = 0; i < size / 8; i++)
-            ((uint64_t *)dst)[i] = ((const uint64_t *)src)[i];
-    } else if ((a & 3) == 0) {
-        for (unsigned i = 0; i < size / 4; i++)
-            ((uint32_t *)dst)[i] = ((const uint32_t *)src)[i];
-    } else {
-        for (unsigned i = 0; i < size; i++)
-            ((unsigned char *)dst)[i] = ((const unsigned char *)src)[i];
-    }
-}
-
 /* ---- The generated-code interface (gtap_gen.h) ----------------------------------------- */
 
 GTAP_API void *gtap_task_spawn(gtap_worker *w, gtap_task parent, unsigned fn, unsigned data_size,
