@@ -238,6 +238,22 @@ GTAP_DEV uint32_t gtap_mag_alloc(gtap_magazine *m, uint32_t worker, unsigned lon
     }
 }
 
+/* Between iterations, one thread: clears the negative counts failed fast-path claims left,
+ * and moves what is left of the overflow buffer into the magazine (the rest to the stack). */
+GTAP_DEV void gtap_mag_normalize(gtap_magazine *m, uint32_t worker)
+{
+    if (m->n < 0)
+        m->n = 0;
+    if (m->ovf_n < 0)
+        m->ovf_n = 0;
+    while (m->ovf_n > 0 && m->n < GTAP_MAG_CAPACITY)
+        m->ids[m->n++] = m->ovf_ids[--m->ovf_n];
+    if (m->ovf_n > 0) {
+        gtap_pool_put(m, worker, m->ovf_ids, (uint32_t)m->ovf_n);
+        m->ovf_n = 0;
+    }
+}
+
 /* Between iterations, all 32 lanes of one warp (the worker's warp in thread mode, warp 0 in
  * block mode), nothing else using the magazine: normalizes the counters, then tops the
  * magazine up to the last iteration's demand plus a batch (GTAP_MAG_MIN at least, at most
@@ -249,18 +265,8 @@ GTAP_DEV void gtap_mag_balance_warp(gtap_magazine *m, uint32_t worker, uint32_t 
 {
     const uint32_t per = gtap_dev.records_per_worker;
     uint32_t *stack = gtap_dev.pool_stack + (size_t)worker * per;
-    if (lane == 0) {
-        if (m->n < 0)
-            m->n = 0; /* failed fast-path decrements of the last iteration */
-        if (m->ovf_n < 0)
-            m->ovf_n = 0;
-        while (m->ovf_n > 0 && m->n < GTAP_MAG_CAPACITY)
-            m->ids[m->n++] = m->ovf_ids[--m->ovf_n];
-        if (m->ovf_n > 0) {
-            gtap_pool_put(m, worker, m->ovf_ids, (uint32_t)m->ovf_n);
-            m->ovf_n = 0;
-        }
-    }
+    if (lane == 0)
+        gtap_mag_normalize(m, worker);
     __syncwarp();
     uint32_t n = (uint32_t)m->n;
     uint32_t target = m->demand + 32;
@@ -310,16 +316,7 @@ GTAP_DEV void gtap_mag_balance_warp(gtap_magazine *m, uint32_t worker, uint32_t 
  * (its magazine is small), so the lanes of a warp are not needed. */
 GTAP_DEV void gtap_mag_balance_one(gtap_magazine *m, uint32_t worker)
 {
-    if (m->n < 0)
-        m->n = 0;
-    if (m->ovf_n < 0)
-        m->ovf_n = 0;
-    while (m->ovf_n > 0 && m->n < GTAP_MAG_CAPACITY)
-        m->ids[m->n++] = m->ovf_ids[--m->ovf_n];
-    if (m->ovf_n > 0) {
-        gtap_pool_put(m, worker, m->ovf_ids, (uint32_t)m->ovf_n);
-        m->ovf_n = 0;
-    }
+    gtap_mag_normalize(m, worker);
     uint32_t target = m->demand + 32;
     target = target < GTAP_MAG_MIN ? GTAP_MAG_MIN : target;
     target = target > GTAP_MAG_MAX_TARGET ? GTAP_MAG_MAX_TARGET : target;
