@@ -68,6 +68,17 @@ void srcfile_free(srcfile *f)
     free(f);
 }
 
+void srcfile_line_directive(strbuf *sb, const srcfile *f, unsigned line)
+{
+    sb_printf(sb, "#line %u \"", line);
+    for (const char *p = f->path; *p; p++) {
+        if (*p == '"' || *p == '\\')
+            sb_append_n(sb, "\\", 1);
+        sb_append_n(sb, p, 1);
+    }
+    sb_append(sb, "\"\n");
+}
+
 void srcfile_linecol(const srcfile *f, unsigned off, unsigned *line_p, unsigned *col_p)
 {
     unsigned lo = 0, hi = f->num_lines;

@@ -23,6 +23,9 @@ srcfile *srcfile_load(const char *path);
 void srcfile_free(srcfile *f);
 /* 1-based line and column of a byte offset. */
 void srcfile_linecol(const srcfile *f, unsigned off, unsigned *line_p, unsigned *col_p);
+/* Appends `#line N "path"` (path escaped for a string literal) to sb. */
+struct strbuf;
+void srcfile_line_directive(struct strbuf *sb, const srcfile *f, unsigned line);
 
 typedef enum diag_level { DIAG_NOTE, DIAG_WARNING, DIAG_ERROR } diag_level;
 

@@ -204,17 +204,6 @@ static void layout(unit *u, taskfn *fn)
 
 /* ---- output ------------------------------------------------------------------------------ */
 
-static void line_directive(strbuf *sb, const srcfile *f, unsigned line)
-{
-    sb_printf(sb, "#line %u \"", line);
-    for (const char *p = f->path; *p; p++) {
-        if (*p == '"' || *p == '\\')
-            sb_append_n(sb, "\\", 1);
-        sb_append_n(sb, p, 1);
-    }
-    sb_append(sb, "\"\n");
-}
-
 static void trailer(unit *u, strbuf *sb)
 {
     sb_append(sb, "\n#line 1 \"gtapcc-generated\"\n");
@@ -301,7 +290,7 @@ int emit_unit(unit *u, char **out_p)
     }
     strbuf sb = {0};
     sb_append(&sb, "#define GTAPGEN_TRANSLATED 1\n");
-    line_directive(&sb, u->f, 1);
+    srcfile_line_directive(&sb, u->f, 1);
     char *body = edit_apply(u->f, 0, (unsigned)u->f->len, &u->edits);
     if (!body) {
         sb_free(&sb);
@@ -317,7 +306,7 @@ int emit_unit(unit *u, char **out_p)
                 continue;
             unsigned ob = fn->t.v[fn->body].begin, line, col;
             srcfile_linecol(u->f, ob, &line, &col);
-            line_directive(&sb, u->f, line);
+            srcfile_line_directive(&sb, u->f, line);
             for (unsigned c = 1; c < col; c++)
                 sb_append(&sb, " ");
             char *text = edit_apply(u->f, ob, fn->def_end, &fn->edits);

@@ -23,18 +23,6 @@ static unsigned line_of(const srcfile *f, unsigned off)
     return line;
 }
 
-/* `#line N "path"` with the path escaped for a string literal. */
-static void emit_line_directive(strbuf *sb, const srcfile *f, unsigned line)
-{
-    sb_printf(sb, "#line %u \"", line);
-    for (const char *p = f->path; *p; p++) {
-        if (*p == '"' || *p == '\\')
-            sb_append_n(sb, "\\", 1);
-        sb_append_n(sb, p, 1);
-    }
-    sb_append(sb, "\"\n");
-}
-
 /* ---- names ---------------------------------------------------------------------------- */
 
 static void assign_names(unit *u, taskfn *fn)
@@ -633,7 +621,7 @@ unsigned lower_unit(unit *u)
         unsigned end = fn->deferred ? fn->def_end : ob;
         unsigned line, col;
         srcfile_linecol(u->f, end, &line, &col);
-        emit_line_directive(&sb, u->f, line);
+        srcfile_line_directive(&sb, u->f, line);
         for (unsigned c = 1; c < col; c++)
             sb_append(&sb, " ");
         edit_list *target = &u->edits;
