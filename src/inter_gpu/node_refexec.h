@@ -400,8 +400,11 @@ static void gtap_rxd_remote_finish(void *ctx, gtap_rx *rx, uint32_t id)
         gtap_rx_fail(rx, "internal error: imported task %u has no origin", id);
         return;
     }
-    if (need > sizeof buf)
-        out = d->scratch;
+    res.origin_task = imp->origin_task;
+    res.result_bytes = rb;
+    res.flags = (rx->detached != d->detached_at_begin || d->remote_detached) ? GTAP_WIRE_RESULT_DETACHED : 0;
+    res.runner_rank = d->rank;
+    res.result = imp->result;
     if (imp->origin_rank == d->rank) {
         /* a migrated task came back here: its stub is local; apply at the next poll (not
          * now: we are inside the executor's finish of this task) */
@@ -414,28 +417,15 @@ static void gtap_rxd_remote_finish(void *ctx, gtap_rx *rx, uint32_t id)
             gtap_wire_batch_begin(&d->self_w, d->self_buf, GTAP_NODE_MAX_MESSAGE_BYTES,
                                   GTAP_WIRE_RESULTS, d->hash);
         }
-        out = NULL;
-    }
-    if (!out) {
-        res.origin_task = imp->origin_task;
-        res.result_bytes = rb;
-        res.flags = (rx->detached != d->detached_at_begin || d->remote_detached) ? GTAP_WIRE_RESULT_DETACHED : 0;
-        res.runner_rank = d->rank;
-        res.result = imp->result;
         if (gtap_wire_put_result(&d->self_w, &res) != GTAP_WIRE_OK) /* one per segment */
             gtap_rx_fail(rx, "internal error: too many results of home-coming tasks");
-        free(imp);
-        d->imp[id] = NULL;
-        return;
+    } else {
+        if (need > sizeof buf)
+            out = d->scratch;
+        gtap_wire_batch_begin(&w, out, need, GTAP_WIRE_RESULTS, d->hash);
+        gtap_wire_put_result(&w, &res);
+        gtap_rxd_post(d, GTAP_NODE_MSG_COMPLETION, imp->origin_rank, out, w.used);
     }
-    gtap_wire_batch_begin(&w, out, need, GTAP_WIRE_RESULTS, d->hash);
-    res.origin_task = imp->origin_task;
-    res.result_bytes = rb;
-    res.flags = (rx->detached != d->detached_at_begin || d->remote_detached) ? GTAP_WIRE_RESULT_DETACHED : 0;
-    res.runner_rank = d->rank;
-    res.result = imp->result;
-    gtap_wire_put_result(&w, &res);
-    gtap_rxd_post(d, GTAP_NODE_MSG_COMPLETION, imp->origin_rank, out, w.used);
     free(imp);
     d->imp[id] = NULL;
 }
