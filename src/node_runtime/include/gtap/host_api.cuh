@@ -90,6 +90,7 @@ static inline gtap_config_t gtap_config_defaults(void)
 #if defined(GTAP_GRID_SIZE_IS_DEFAULT)
     c.grid_size = (int)(GTAP_GRID_SIZE);
     c.grid_size_knob = "the default (fill the GPU) or env GTAP_GRID_SIZE";
+    c.grid_is_default = gtap_host_env_ll("GTAP_GRID_SIZE", 0) <= 0;
 #else
     c.grid_size = (int)(GTAP_GRID_SIZE);
     c.grid_size_knob = "GTAP_GRID_SIZE";
@@ -163,6 +164,7 @@ static inline gtap_config_t gtap_config_from(const gtap_thread_config &u)
     if (u.grid_size) {
         c.grid_size = u.grid_size;
         c.grid_size_knob = "config.grid_size";
+        c.grid_is_default = 0;
     }
     if (u.block_size) {
         c.block_size = u.block_size;
@@ -207,6 +209,7 @@ static inline gtap_config_t gtap_config_from(const gtap_block_config &u)
     if (u.grid_size) {
         c.grid_size = u.grid_size;
         c.grid_size_knob = "config.grid_size";
+        c.grid_is_default = 0;
     }
     if (u.block_size)
         c.block_size = u.block_size;
@@ -250,6 +253,45 @@ static inline cudaError_t gtap_validate_config(const gtap_block_config &config)
 
 /* ---- Launch and completion ---------------------------------------------------------------- */
 
+/* The default grid is sized by an occupancy probe kernel; an entry kernel that needs more
+ * registers (task functions, or the GPU node's agent in distributed builds) may fit fewer
+ * blocks per SM. A persistent kernel's late blocks would only start once others exit, so
+ * with the default grid the launch is lowered to what fits at once (cached per kernel;
+ * GTAP_STATS=1 says so). An explicit grid is launched as given. */
+static inline int gtap_fit_default_grid(const void *kernel, int grid, int block, size_t smem)
+{
+    static struct {
+        const void *kernel;
+        int fit;
+    } cache[16];
+    static int cached;
+    if (!gtap_host_config()->grid_is_default)
+        return grid;
+    int fit = -1;
+    for (int i = 0; i < cached; i++)
+        if (cache[i].kernel == kernel)
+            fit = cache[i].fit;
+    if (fit < 0) {
+        int per_sm = 0, dev = 0, sms = 0;
+        if (cudaGetDevice(&dev) == cudaSuccess &&
+            cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev) == cudaSuccess &&
+            cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, block, smem) == cudaSuccess)
+            fit = per_sm * sms;
+        else
+            fit = 0; /* unknown: launch as configured */
+        (void)cudaGetLastError();
+        if (fit > 0 && fit < grid && gtap_host_env_ll("GTAP_STATS", 0))
+            fprintf(stderr, "gtap: the entry kernel fits %d blocks of %d threads at once (registers or shared "
+                    "memory); launching %d blocks instead of the default %d\n", fit, block, fit, grid);
+        if (cached < (int)(sizeof cache / sizeof cache[0])) {
+            cache[cached].kernel = kernel;
+            cache[cached].fit = fit;
+            cached++;
+        }
+    }
+    return fit > 0 && fit < grid ? fit : grid;
+}
+
 /* Launches kernel (which contains `#pragma gtap entry`) with the configured geometry. */
 template <typename... KernelArgs, typename... Args>
 static inline cudaError_t gtap_launch(void (*kernel)(KernelArgs...), Args &&...args)
@@ -275,6 +317,7 @@ static inline cudaError_t gtap_launch(void (*kernel)(KernelArgs...), Args &&...a
     gtap_host_launch_geometry(&grid, &block, &smem, 0, GTAP_BLOCK_SIZE);
     smem = gtap_block_dynamic_smem;
 #endif
+    grid = gtap_fit_default_grid((const void *)kernel, grid, block, smem);
     kernel<<<grid, block, smem, gtap_launch_stream>>>(static_cast<KernelArgs>(std::forward<Args>(args))...);
     return cudaGetLastError();
 }

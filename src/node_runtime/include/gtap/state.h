@@ -35,6 +35,7 @@ typedef struct gtap_config_t {
     int32_t terminate_on_root;     /* GTAP_TERMINATE_ON_FIRST_TASK_FINISH */
     int32_t profiling;             /* GTAP_ENABLE_PROFILING */
     int32_t stress;                /* GTAP_STRESS */
+    int32_t grid_is_default;       /* grid_size is the fill-the-GPU default (gtap_launch may lower it) */
     uint64_t max_task_memory;      /* bytes the record pool may take */
     /* where each value came from, for messages: the knob a user would change */
     const char *grid_size_knob;
