@@ -295,6 +295,28 @@ GTAP_DEV uint32_t gtap_thread_publish(gtap_warp_sh *sh, uint32_t w, uint32_t lan
         return 0;
     }
     uint32_t keep = nk < 32 ? nk : 32;
+    if (nq > 1) {
+        /* EPAQ: the warp keeps running the queue it spawns most into, so its other queues
+         * only grow meanwhile (fib(40) with 3 queues filled a 8192-entry cutoff queue while
+         * the warp expanded its subtree's internal nodes). Once one of them is more than
+         * half full, the next batch comes from it instead. Lane 0 decides (warp-uniform). */
+        uint32_t drain = nq;
+        if (lane == 0) {
+            for (uint32_t q = 0; q < nq && drain == nq; q++) {
+                if (q == qk)
+                    continue;
+                const uint32_t end = sh->tail[q] + (uint32_t)sh->spawned[q];
+                if (end - sh->head_cache[q] > gtap_dev.ring_capacity / 2 &&
+                    end - gtap_ld_relaxed_u32(&gtap_deque_of(w, q)->head) > gtap_dev.ring_capacity / 2)
+                    drain = q; /* head_cache is a lower bound: confirm with the real steal end */
+            }
+        }
+        drain = __shfl_sync(GTAP_FULL_MASK, drain, 0);
+        if (drain < nq) {
+            keep = 0;
+            qk = drain;
+        }
+    }
 #if defined(GTAP_STRESS)
     if (keep > 1)
         keep = 1; /* publish nearly everything: thieves and own pops see every path */
