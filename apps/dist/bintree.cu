@@ -14,23 +14,41 @@
 __device__ unsigned long long d_result;
 __device__ const double *g_input;
 
+// The plain tree: a record of two ints (the work parameters would double it, and the
+// no-work tree is bound by record traffic).
 #pragma gtap function
-__device__ unsigned long long tree(int node, int depth, int mem_ops, int compute_iters) {
+__device__ unsigned long long tree(int node, int depth) {
+    unsigned long long a = 0, b = 0;
+    if (depth == 0) return 1;
+    #pragma gtap task
+    a = tree(2 * node + 1, depth - 1);
+    #pragma gtap task
+    b = tree(2 * node + 2, depth - 1);
+    #pragma gtap taskwait
+    return a + b + 1;
+}
+
+#pragma gtap function
+__device__ unsigned long long tree_work(int node, int depth, int mem_ops, int compute_iters) {
     unsigned long long own = 1, a = 0, b = 0;
-    if (mem_ops > 0 || compute_iters > 0)
-        own += (unsigned long long)tw_work(g_input, (uint32_t)node, mem_ops, compute_iters, 0, 1);
+    own += (unsigned long long)tw_work(g_input, (uint32_t)node, mem_ops, compute_iters, 0, 1);
     if (depth == 0) return own;
     #pragma gtap task
-    a = tree(2 * node + 1, depth - 1, mem_ops, compute_iters);
+    a = tree_work(2 * node + 1, depth - 1, mem_ops, compute_iters);
     #pragma gtap task
-    b = tree(2 * node + 2, depth - 1, mem_ops, compute_iters);
+    b = tree_work(2 * node + 2, depth - 1, mem_ops, compute_iters);
     #pragma gtap taskwait
     return a + b + own;
 }
 
-__global__ void tree_kernel(int depth, int mem_ops, int compute_iters) {
+__global__ void tree_kernel(int depth) {
     #pragma gtap entry
-    d_result = tree(0, depth, mem_ops, compute_iters);
+    d_result = tree(0, depth);
+}
+
+__global__ void tree_work_kernel(int depth, int mem_ops, int compute_iters) {
+    #pragma gtap entry
+    d_result = tree_work(0, depth, mem_ops, compute_iters);
 }
 
 int main(int argc, char **argv) {
@@ -63,7 +81,10 @@ int main(int argc, char **argv) {
         unsigned long long got = ~0ull;
         APP_CUDA(cudaMemcpyToSymbol(d_result, &got, sizeof got));
         double t0 = app_now_ms();
-        APP_CUDA(gtap_launch(tree_kernel, depth, mem_ops, compute_iters));
+        if (work)
+            APP_CUDA(gtap_launch(tree_work_kernel, depth, mem_ops, compute_iters));
+        else
+            APP_CUDA(gtap_launch(tree_kernel, depth));
         APP_CUDA(gtap_synchronize());
         double ms = app_now_ms() - t0;
         APP_CUDA(cudaMemcpyFromSymbol(&got, d_result, sizeof got));
