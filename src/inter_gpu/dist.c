@@ -74,6 +74,9 @@ static int read_config(gtap_dist_config *c)
     }
     c->fake_node_size = (int)env_ll("GTAP_DIST_FAKE_NODE_SIZE", 0, 0, 1 << 20, &bad);
     c->steal_backoff_ns = 1000ull * (uint64_t)env_ll("GTAP_DIST_STEAL_BACKOFF_US", 20, 0, 1000000, &bad);
+    c->steal_backoff_max_ns = 1000ull * (uint64_t)env_ll("GTAP_DIST_STEAL_BACKOFF_MAX_US", 0, 0, 100000000, &bad);
+    if (c->steal_backoff_max_ns == 0)
+        c->steal_backoff_max_ns = c->steal_backoff_ns << 6;
     c->slow_request_ns = 1000ull * (uint64_t)env_ll("GTAP_DIST_SLOW_REQUEST_US", 2000, 1, 1000000000, &bad);
     c->require_migration = (int)env_ll("GTAP_DIST_TEST_REQUIRE_MIGRATION", 0, 0, 1, &bad);
     c->watchdog_s = 0;

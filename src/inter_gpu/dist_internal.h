@@ -25,6 +25,8 @@ typedef struct gtap_dist_config {
     uint32_t ring_slots;     /* GTAP_DIST_RING_SLOTS (1024) */
     int fake_node_size;      /* GTAP_DIST_FAKE_NODE_SIZE: pretend hosts of this many ranks */
     uint64_t steal_backoff_ns; /* GTAP_DIST_STEAL_BACKOFF_US: first back-off after a failed steal */
+    uint64_t steal_backoff_max_ns; /* GTAP_DIST_STEAL_BACKOFF_MAX_US: longest back-off (64 x the first;
+                                      100 us for a GPU node) */
     uint64_t slow_request_ns;/* GTAP_DIST_SLOW_REQUEST_US (2000): an older request stops counting
                                 against max_inflight */
     int require_migration;   /* GTAP_DIST_TEST_REQUIRE_MIGRATION=1 (tests): a run of several ranks

@@ -15,12 +15,21 @@
 
 /* Message kinds. [payload] */
 enum gtap_proto_kind {
-    GTAP_PROTO_STEAL_REQ = 1,   /* arg0 = request id, arg1 = max tasks; no payload */
-    GTAP_PROTO_STEAL_REPLY = 2, /* arg0 = request id, arg1 = task count; [wire task batch] if count > 0 */
+    GTAP_PROTO_STEAL_REQ = 1,   /* arg0 = request id, arg1 = max tasks | GTAP_PROTO_REQ_THIEF_IDLE; no payload */
+    GTAP_PROTO_STEAL_REPLY = 2, /* arg0 = request id, arg1 = task count, or GTAP_PROTO_REPLY_BUSY;
+                                   [wire task batch] if count > 0 */
     GTAP_PROTO_RESULTS = 3,     /* arg1 = entries; [wire result batch] */
     GTAP_PROTO_TOKEN = 4,       /* arg0 = wave, arg1 = black; [i64 q] (Safra) */
     GTAP_PROTO_STOP = 5         /* arg0 = termination mode; [u64 decision time, ns] */
 };
+
+/* STEAL_REPLY's arg1 when the victim's proxy could not ask its node (not in the request's
+ * run yet, stopping, or GTAP_PROTO_MAX_OWED requests already owed): no tasks, but says
+ * nothing about the victim's work, so the thief retries soon without backing off further. */
+#define GTAP_PROTO_REPLY_BUSY 0x80000000u
+
+/* STEAL_REQ's arg1 flag: the thief's node is idle (GTAP_NODE_EXPORT_THIEF_IDLE). */
+#define GTAP_PROTO_REQ_THIEF_IDLE 0x80000000u
 
 /* Decoded header. `progress` is the sender's node progress counter (segments executed),
  * which receivers' watchdogs use to see that the job as a whole is moving. */

@@ -217,29 +217,47 @@ static void handle_net(int src, uint8_t *buf, int len)
     }
     switch (h.kind) {
     case GTAP_PROTO_STEAL_REQ: {
-        uint32_t node_req, lim[2];
+        uint32_t node_req, lim[3];
         P.st.requests_received++;
         /* S3: a victim with nothing (or not in this run, or whose node has not answered
          * the export requests it already has) says so at once */
-        if (!in_run(h.epoch) || P.stop_epoch >= h.epoch || P.owed.count >= GTAP_PROTO_MAX_OWED ||
-            node_passive()) {
+        if (!in_run(h.epoch) || P.stop_epoch >= h.epoch) {
+            gtap_proxy_send(src, GTAP_PROTO_STEAL_REPLY, h.epoch, h.arg0, GTAP_PROTO_REPLY_BUSY, NULL, 0);
+            P.st.declined_not_running++;
+            break;
+        }
+        if (P.owed.count >= GTAP_PROTO_MAX_OWED) {
+            gtap_proxy_send(src, GTAP_PROTO_STEAL_REPLY, h.epoch, h.arg0, GTAP_PROTO_REPLY_BUSY, NULL, 0);
+            P.st.declined_owed_full++;
+            break;
+        }
+        if (node_passive()) {
             gtap_proxy_send(src, GTAP_PROTO_STEAL_REPLY, h.epoch, h.arg0, 0, NULL, 0);
+            P.st.declined_passive++;
             break;
         }
         if (gtap_victim_push(&P.owed, src, h.arg0, h.epoch, &node_req) != 0)
             gtap_dist_fatal("out of host memory in the proxy");
-        lim[0] = h.arg1 < (uint32_t)P.g->cfg.steal_batch ? h.arg1 : (uint32_t)P.g->cfg.steal_batch;
+        P.owed_since[node_req % GTAP_PROTO_MAX_OWED] = gtap_dist_now_ns();
+        uint32_t want = h.arg1 & ~GTAP_PROTO_REQ_THIEF_IDLE;
+        lim[0] = want < (uint32_t)P.g->cfg.steal_batch ? want : (uint32_t)P.g->cfg.steal_batch;
         lim[1] = GTAP_NODE_MAX_MESSAGE_BYTES;
+        lim[2] = h.arg1 & GTAP_PROTO_REQ_THIEF_IDLE ? GTAP_NODE_EXPORT_THIEF_IDLE : 0u;
         inbox_post(GTAP_NODE_MSG_EXPORT_REQUEST, node_req, lim, sizeof lim);
         break;
     }
     case GTAP_PROTO_STEAL_REPLY:
         if (gtap_thief_remove(&P.thief, src, h.arg0) != 0)
             gtap_dist_fatal("protocol error: reply from rank %d to unknown steal request %u", src, h.arg0);
+        if (h.arg1 == GTAP_PROTO_REPLY_BUSY) {
+            P.next_steal_ns = gtap_dist_now_ns() + P.g->cfg.steal_backoff_ns;
+            break;
+        }
         gtap_victims_result(&P.victims, h.arg1 > 0);
         if (h.arg1 == 0) {
             uint32_t k = P.victims.fails / (uint32_t)P.size;
-            P.next_steal_ns = gtap_dist_now_ns() + (P.g->cfg.steal_backoff_ns << (k < 6 ? k : 6));
+            uint64_t b = P.g->cfg.steal_backoff_ns << (k < 16 ? k : 16);
+            P.next_steal_ns = gtap_dist_now_ns() + (b < P.g->cfg.steal_backoff_max_ns ? b : P.g->cfg.steal_backoff_max_ns);
             break;
         }
         if (!in_run(h.epoch))
@@ -407,6 +425,9 @@ static void end_run(uint32_t epoch, const uint8_t *pl, uint32_t bytes)
     P.rs = RS_OUTSIDE;
     P.st.segments = s->segments - P.seg0;
     P.st.idle_ns = s->idle_ns - P.idle0;
+    P.st.node_export_ns = s->export_ns; /* this run's, published before RUN_END */
+    P.st.node_exports_refused = s->exports_refused;
+    P.st.node_exports_empty = s->exports_empty;
     P.st.first_work_ns = s->first_work_ns ? s->first_work_ns - 1 : 0;
     P.st.run_ns = bytes >= 8 ? gtap_wire_get64(pl) : gtap_dist_now_ns() - P.run_begin_ns;
     P.st.stop_latency_ns = P.t_term_wall && w > P.t_term_wall ? w - P.t_term_wall : 0;
@@ -466,6 +487,10 @@ static int poll_outbox(void)
                 gtap_dist_fatal("internal error: the node produced a bad task batch: %s", gtap_wire_status_str(st));
             if (gtap_victim_pop(&P.owed, h->arg, &o) != 0)
                 gtap_dist_fatal("internal error: the node answered export request %u out of order", h->arg);
+            uint64_t rtt = gtap_dist_now_ns() - P.owed_since[o.node_req % GTAP_PROTO_MAX_OWED];
+            P.st.export_wait_ns += rtt;
+            if (rtt > P.st.export_wait_max_ns)
+                P.st.export_wait_max_ns = rtt;
             if (r.count > 0) {
                 gtap_proxy_send(o.thief, GTAP_PROTO_STEAL_REPLY, o.epoch, o.thief_req, r.count, pl, h->bytes);
                 gtap_safra_sent(&P.safra);
@@ -529,7 +554,8 @@ static int steal_step(void)
     if (victim < 0)
         return 0;
     id = gtap_thief_add(&P.thief, victim, now);
-    gtap_proxy_send(victim, GTAP_PROTO_STEAL_REQ, P.epoch, id, (uint32_t)P.g->cfg.steal_batch, NULL, 0);
+    gtap_proxy_send(victim, GTAP_PROTO_STEAL_REQ, P.epoch, id,
+                    (uint32_t)P.g->cfg.steal_batch | (node_passive() ? GTAP_PROTO_REQ_THIEF_IDLE : 0u), NULL, 0);
     P.st.steals_attempted++;
     return 1;
 }

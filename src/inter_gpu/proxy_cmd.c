@@ -79,6 +79,10 @@ static int attach_finish(void)
                 P.g->cfg.max_inflight = 4;
             if (!getenv("GTAP_DIST_STEAL_BATCH") && P.g->cfg.steal_batch < 512)
                 P.g->cfg.steal_batch = 512;
+            /* A GPU's run can be a few milliseconds: a thief that backed off for 1.3 ms
+             * after a dozen "nothing"s of a victim still ramping up missed most of it. */
+            if (!getenv("GTAP_DIST_STEAL_BACKOFF_MAX_US") && P.g->cfg.steal_backoff_max_ns > 100000)
+                P.g->cfg.steal_backoff_max_ns = 100000;
         }
     }
     return status;

@@ -78,6 +78,7 @@ struct proxy {
                                           (each allocated alone: MPI holds its buffers) */
     gtap_dist_stats st;
     uint64_t run_begin_ns, seg0, idle0;
+    uint64_t owed_since[GTAP_PROTO_MAX_OWED]; /* when each owed export request arrived */
     /* host command in progress */
     gtap_dist_cmd *cmd;
     MPI_Request cmd_req;

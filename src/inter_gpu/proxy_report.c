@@ -35,6 +35,19 @@ static void print_stats(const gtap_dist_stats *all, uint32_t epoch)
                 (unsigned long long)s->segments, s->idle_ns / 1e6, s->first_work_ns / 1e6, s->run_ns / 1e6,
                 s->stop_latency_ns / 1e6);
     }
+    /* the victim side: why requests were answered with nothing, and how fast */
+    fprintf(stderr, "gtap: stats: rank requests_recv declined_not_running declined_owed_full declined_passive "
+                    "node_short node_found_none node_export_ms export_wait_avg_us export_wait_max_us\n");
+    for (int r = 0; r < P.size; r++) {
+        const gtap_dist_stats *s = &all[r];
+        uint64_t asked = s->requests_received - s->declined_not_running - s->declined_owed_full - s->declined_passive;
+        fprintf(stderr, "gtap: stats: %4d %13llu %20llu %18llu %16llu %10llu %15llu %14.3f %18.1f %18.1f\n", r,
+                (unsigned long long)s->requests_received, (unsigned long long)s->declined_not_running,
+                (unsigned long long)s->declined_owed_full, (unsigned long long)s->declined_passive,
+                (unsigned long long)s->node_exports_refused, (unsigned long long)s->node_exports_empty,
+                s->node_export_ns / 1e6, asked ? s->export_wait_ns / 1e3 / (double)asked : 0.0,
+                s->export_wait_max_ns / 1e3);
+    }
 }
 
 /* Completes the per-run statistics gathers in order; rank 0 prints and checks them. */

@@ -19,7 +19,7 @@ while [ $i -lt "$rounds" ]; do
         [ $((seed % 3)) -eq 0 ] && envs="$envs --env GTAP_REFEXEC_SEED=$seed"
         [ $((seed % 4)) -eq 0 ] && envs="$envs --env GTAP_DIST_MAX_INFLIGHT=1 --env GTAP_DIST_STEAL_BATCH=1"
         [ $((seed % 5)) -eq 0 ] && envs="$envs --env GTAP_DIST_FAKE_NODE_SIZE=2"
-        [ $((seed % 7)) -eq 0 ] && envs="$envs --env GTAP_DIST_RING_SLOTS=128"
+        [ $((seed % 7)) -eq 0 ] && envs="$envs --env GTAP_DIST_RING_SLOTS=512"
         # shellcheck disable=SC2086
         if ! out=$("$here/run_mpi.sh" $envs "$np" $d/$cmd 2 2>&1); then
             echo "FAIL: np=$np $envs $cmd"

@@ -31,21 +31,21 @@ static gtap_node_region *new_region(uint32_t slots)
 
 static void test_layout(void)
 {
-    gtap_node_region *r = new_region(128);
+    gtap_node_region *r = new_region(512);
     CHECK(r != NULL);
     CHECK(r->magic == GTAP_NODE_MAGIC && r->version == GTAP_NODE_IFACE_VERSION);
-    CHECK(r->inbox_offset == 1024 && r->outbox_offset == 1024 + 128 * 256);
-    CHECK(r->total_bytes == 1024 + 2 * 128 * 256);
+    CHECK(r->inbox_offset == 1024 && r->outbox_offset == 1024 + 512 * 256);
+    CHECK(r->total_bytes == 1024 + 2 * 512 * 256);
     CHECK(r->rank == 3 && r->nranks == 8 && r->program_hash == 0x1234);
     CHECK(gtap_node_region_init(r, 100, 0, 1, 0, 0) != 0); /* not a power of two */
-    CHECK(gtap_node_region_init(r, 64, 0, 1, 0, 0) != 0);  /* smaller than 2 x max message */
-    CHECK(GTAP_NODE_MAX_MESSAGE_BYTES == 16368);
+    CHECK(gtap_node_region_init(r, 256, 0, 1, 0, 0) != 0); /* smaller than 2 x max message */
+    CHECK(GTAP_NODE_MAX_MESSAGE_BYTES == 65520);
     free(r);
 }
 
 static void test_single_thread(void)
 {
-    gtap_node_region *r = new_region(128);
+    gtap_node_region *r = new_region(512);
     gtap_mbox p, c;
     const gtap_node_msg_header *h;
     uint8_t big[GTAP_NODE_MAX_MESSAGE_BYTES + 1];
@@ -60,32 +60,32 @@ static void test_single_thread(void)
     /* fill the ring with 240-byte messages (one slot each) until it refuses */
     while (gtap_mbox_post(&p, GTAP_NODE_MSG_RESULTS, (uint32_t)posted, big, 240) == 0)
         posted++;
-    CHECK(posted == 128);
+    CHECK(posted == 512);
     CHECK(!gtap_mbox_drained(&p));
     /* consume half, then a 3-slot message must wrap with a PAD */
-    for (int i = 0; i < 127; i++) {
+    for (int i = 0; i < 511; i++) {
         h = gtap_mbox_peek(&c);
         CHECK(h && h->kind == GTAP_NODE_MSG_RESULTS && h->arg == (uint32_t)i && h->nslots == 1);
         gtap_mbox_pop(&c, h);
     }
-    /* tail at slot 128 = index 0 again: 1 slot in use; a 600-byte message needs 3 slots */
+    /* tail at slot 512 = index 0 again: 1 slot in use; a 600-byte message needs 3 slots */
     CHECK(gtap_mbox_post(&p, GTAP_NODE_MSG_IMPORT, 77, big, 600) == 0);
     h = gtap_mbox_peek(&c);
-    CHECK(h && h->arg == 127);
+    CHECK(h && h->arg == 511);
     gtap_mbox_pop(&c, h);
     h = gtap_mbox_peek(&c);
     CHECK(h && h->kind == GTAP_NODE_MSG_IMPORT && h->arg == 77 && h->bytes == 600 && h->nslots == 3);
     gtap_mbox_pop(&c, h);
-    /* now at 131 (index 3): two 61-slot messages fit, a third does not */
-    CHECK(gtap_mbox_post(&p, GTAP_NODE_MSG_IMPORT, 1, big, 60 * 256) == 0); /* slots 3..63 */
-    CHECK(gtap_mbox_post(&p, GTAP_NODE_MSG_IMPORT, 2, big, 60 * 256) == 0); /* slots 64..124 */
-    CHECK(gtap_mbox_post(&p, GTAP_NODE_MSG_IMPORT, 3, big, 60 * 256) != 0); /* full */
+    /* now at 515 (index 3): two 253-slot messages fit, a third does not */
+    CHECK(gtap_mbox_post(&p, GTAP_NODE_MSG_IMPORT, 1, big, 252 * 256) == 0); /* slots 3..255 */
+    CHECK(gtap_mbox_post(&p, GTAP_NODE_MSG_IMPORT, 2, big, 252 * 256) == 0); /* slots 256..508 */
+    CHECK(gtap_mbox_post(&p, GTAP_NODE_MSG_IMPORT, 3, big, 252 * 256) != 0); /* full */
     h = gtap_mbox_peek(&c);
-    CHECK(h && h->arg == 1 && h->nslots == 61 && memcmp(h + 1, big, h->bytes) == 0);
+    CHECK(h && h->arg == 1 && h->nslots == 253 && memcmp(h + 1, big, h->bytes) == 0);
     gtap_mbox_pop(&c, h);
-    /* the third would straddle the end: a PAD fills slots 125..127, it starts at index 0 */
-    CHECK(gtap_mbox_post(&p, GTAP_NODE_MSG_IMPORT, 3, big, 60 * 256) == 0);
-    CHECK(r->inbox.tail == 131 + 61 + 61 + 3 + 61);
+    /* the third would straddle the end: a PAD fills slots 509..511, it starts at index 0 */
+    CHECK(gtap_mbox_post(&p, GTAP_NODE_MSG_IMPORT, 3, big, 252 * 256) == 0);
+    CHECK(r->inbox.tail == 515 + 253 + 253 + 3 + 253);
     h = gtap_mbox_peek(&c);
     CHECK(h && h->arg == 2);
     gtap_mbox_pop(&c, h);
@@ -96,7 +96,7 @@ static void test_single_thread(void)
     CHECK(gtap_mbox_drained(&p) && gtap_mbox_peek(&c) == NULL);
     /* a corrupt header is detected */
     CHECK(gtap_mbox_post(&p, GTAP_NODE_MSG_STOP, 1, NULL, 0) == 0);
-    ((gtap_node_msg_header *)gtap_mbox_slot(&c, c.pos))->nslots = 99;
+    ((gtap_node_msg_header *)gtap_mbox_slot(&c, c.pos))->nslots = 999;
     CHECK(gtap_mbox_peek(&c) == NULL && c.corrupt);
     free(r);
 }
@@ -155,7 +155,7 @@ static void *consumer(void *arg)
 
 static void test_two_threads(void)
 {
-    stress s = {new_region(256), 0};
+    stress s = {new_region(512), 0};
     pthread_t a, b;
     pthread_create(&a, NULL, producer, &s);
     pthread_create(&b, NULL, consumer, &s);

@@ -70,6 +70,8 @@ typedef struct gtap_gnode_dev {
     gtap_gnode_origin *origins;   /* [num_records + 1]: imported records */
     unsigned char *results;       /* [num_records + 1][result_stride]: their results */
     uint32_t *stub_seq;           /* [num_records + 1]: sequence number of a live stub, 0 = none */
+    uint32_t *backlog;            /* [num_records + 1]: runnable records waiting for room in the
+                                     agent's deque, id | queue << 28 (gtap_gn_push) */
     unsigned char *in_buf;        /* the inbox message being handled */
     unsigned char *out_buf;       /* the outbox message being built */
 } gtap_gnode_dev;
@@ -77,6 +79,10 @@ typedef struct gtap_gnode_dev {
 static __constant__ gtap_gnode_dev gtap_gn;
 
 #define GTAP_GN_FULL 0xffffffffu
+
+/* The agent's larger steps are calls: inlined into one loop, their state stayed live in
+ * registers and raised the whole kernel's register count (bench/NOTES.md, step 11). */
+#define GTAP_GN_COLD static __device__ __noinline__
 
 /* The time in ns, the same in every lane (lane 0's clock): every decision the agent makes
  * from it must be warp-uniform, since the lanes meet again in warp-collective calls. */
@@ -101,6 +107,8 @@ typedef struct gtap_gn_agent {
     uint32_t stop, root_posted, failed;
     uint64_t t_begin, idle_since, idle_ns, first_work_ns, last_publish;
     uint64_t imported, exported, results;
+    uint64_t export_ns, exports_refused, exports_empty; /* status.export_* */
+    uint32_t backlog_head, backlog_n; /* lane 0's: gtap_gn.backlog ring (a record is in it once) */
     uint64_t segments_base;      /* status.segments at the start of the run */
     uint32_t w, nworkers;
 } gtap_gn_agent;
@@ -109,7 +117,7 @@ typedef struct gtap_gn_agent {
 
 /* Posts one message whose payload (bytes, in device memory at payload) is copied into the
  * outbox slots by all lanes. Waits for room; the proxy drains the outbox independently. */
-GTAP_DEV void gtap_gn_post(gtap_gn_agent *a, uint32_t lane, unsigned kind, uint32_t arg,
+GTAP_GN_COLD void gtap_gn_post(gtap_gn_agent *a, uint32_t lane, unsigned kind, uint32_t arg,
                            const unsigned char *payload, uint32_t bytes)
 {
     gtap_node_region *r = gtap_gn.region;
@@ -155,7 +163,7 @@ GTAP_DEV void gtap_gn_post(gtap_gn_agent *a, uint32_t lane, unsigned kind, uint3
 
 /* The next message, copied into gtap_gn.in_buf; returns its kind (0: none, -1: malformed).
  * The message stays owned until gtap_gn_inbox_pop. */
-GTAP_DEV int gtap_gn_inbox_next(gtap_gn_agent *a, uint32_t lane, uint32_t *arg, uint32_t *bytes,
+GTAP_GN_COLD int gtap_gn_inbox_next(gtap_gn_agent *a, uint32_t lane, uint32_t *arg, uint32_t *bytes,
                                 uint32_t *nslots)
 {
     gtap_node_region *r = gtap_gn.region;
@@ -262,7 +270,7 @@ GTAP_DEV void gtap_gn_settle(gtap_gn_agent *a)
     uint32_t queued = 0;
     for (int q = 0; q < gtap_dev.num_queues; q++)
         queued += (uint32_t)gtap_ld_relaxed_u64(&gtap_deque_of(a->w, q)->meta); /* a hint; quiesce orders */
-    uint32_t keep = queued ? 1u : 0u;
+    uint32_t keep = queued || a->backlog_n ? 1u : 0u;
     if (a->holds == keep)
         return;
     if (!keep)
@@ -272,17 +280,58 @@ GTAP_DEV void gtap_gn_settle(gtap_gn_agent *a)
     a->holds = keep;
 }
 
-/* Completes stub `id` with a result (docs/join.md J1-J3). Lane 0. Returns 0 if the entry
- * does not name a live stub. */
-GTAP_DEV int gtap_gn_apply_result(gtap_gn_agent *a, gtap_warp_sh *sh, uint64_t origin_task,
-                                  const unsigned char *result, uint32_t result_bytes, uint32_t flags)
+/* Queues runnable record `id` on the agent's deque q, or, when that is full, on the backlog.
+ * Only idle workers steal from the agent, so on a busy node the deque can fill with parents
+ * resumed by remote results and with imported tasks; the backlog moves into the deque as
+ * room appears (gtap_gn_refill). Lane 0; the caller publishes. */
+GTAP_DEV void gtap_gn_push(gtap_gn_agent *a, gtap_warp_sh *sh, uint32_t q, uint32_t id)
 {
+    gtap_gn_hold(a);
+    if (a->backlog_n == 0 && gtap_q_room(sh, a->w, q, gtap_q_slot_pos(sh, q, (uint32_t)sh->spawned[q]))) {
+        gtap_thread_push_local(sh, a->w, q, id); /* has room: cannot fail */
+        return;
+    }
+    /* Every record is in the backlog at most once, and it has num_records + 1 entries. */
+    const uint32_t cap = gtap_dev.num_records + 1u;
+    uint32_t at = a->backlog_head + a->backlog_n;
+    gtap_gn.backlog[at >= cap ? at - cap : at] = id | (q << 28);
+    a->backlog_n++;
+}
+
+/* Moves backlog entries into the agent's deque while it has room. Lane 0; the caller
+ * publishes. Returns 1 if it moved any. */
+GTAP_DEV int gtap_gn_refill(gtap_gn_agent *a, gtap_warp_sh *sh)
+{
+    const uint32_t cap = gtap_dev.num_records + 1u;
+    int moved = 0;
+    while (a->backlog_n) {
+        uint32_t e = gtap_gn.backlog[a->backlog_head], q = e >> 28;
+        if (!gtap_q_room(sh, a->w, q, gtap_q_slot_pos(sh, q, (uint32_t)sh->spawned[q])))
+            break;
+        gtap_thread_push_local(sh, a->w, q, e & 0x0fffffffu);
+        a->backlog_head = a->backlog_head + 1 == cap ? 0 : a->backlog_head + 1;
+        a->backlog_n--;
+        moved = 1;
+    }
+    return moved;
+}
+
+/* Completes the stub named by origin_task with a result (docs/join.md J1-J3). Any lane:
+ * lanes complete different stubs at once. Returns 0 if the entry does not name a live stub;
+ * else 1, with *ready = the parent when this was its last outstanding child (the caller
+ * queues it on lane 0), or GTAP_NO_TASK. */
+GTAP_DEV int gtap_gn_apply_result(gtap_gn_agent *a, uint64_t origin_task, const unsigned char *result,
+                                  uint32_t result_bytes, uint32_t flags, uint32_t *ready)
+{
+    *ready = GTAP_NO_TASK;
 #if defined(GTAP_ASSUME_NO_TASKWAIT)
-    (void)a; (void)sh; (void)origin_task; (void)result; (void)result_bytes; (void)flags;
+    (void)a; (void)origin_task; (void)result; (void)result_bytes; (void)flags;
     return 0; /* nothing is exported with a completion in these builds */
 #else
     const uint32_t id = (uint32_t)origin_task, seq = (uint32_t)(origin_task >> 32);
-    if (id >= gtap_dev.num_records + 1u || seq == 0 || gtap_gn.stub_seq[id] != seq)
+    /* check and clear at once: two entries naming one stub (a protocol error) cannot both
+     * complete it when lanes apply a batch in parallel */
+    if (id >= gtap_dev.num_records + 1u || seq == 0 || atomicCAS(&gtap_gn.stub_seq[id], seq, 0u) != seq)
         return 0;
     gtap_task_header *h = gtap_header(id);
     const uint32_t fs = h->fn_state, fn = fs & 0xffffu;
@@ -294,7 +343,6 @@ GTAP_DEV int gtap_gn_apply_result(gtap_gn_agent *a, gtap_warp_sh *sh, uint64_t o
         gtap_copy_result(dst, result, result_bytes);
     if (flags & GTAP_WIRE_RESULT_DETACHED) /* T2; read by this agent only (ROOT_DONE, COMPLETION) */
         gtap_st_relaxed_u32(&gtap_nh.words->detached, a->launch_tag);
-    gtap_gn.stub_seq[id] = 0;
     const uint32_t parent = h->parent;
     if (parent >= gtap_dev.num_records + 1u)
         return 0; /* stubs are made only of tasks with a local parent */
@@ -305,15 +353,24 @@ GTAP_DEV int gtap_gn_apply_result(gtap_gn_agent *a, gtap_warp_sh *sh, uint64_t o
             if (parent != gtap_root_id())
                 gtap_gn_free(parent);
         } else {
-            gtap_gn_hold(a);
-            if (!gtap_thread_push_local(sh, a->w, ph->cont_queue, parent))
-                a->failed = __LINE__;
+            *ready = parent;
         }
     }
     gtap_gn_free(id);
-    a->results++;
     return 1;
 #endif
+}
+
+/* Lane 0 queues the parents that lanes found ready (gtap_gn_apply_result). */
+GTAP_DEV void gtap_gn_push_ready(gtap_gn_agent *a, gtap_warp_sh *sh, uint32_t lane, uint32_t ready)
+{
+    uint32_t pending = __ballot_sync(GTAP_GN_FULL, ready != GTAP_NO_TASK);
+    while (pending) {
+        const uint32_t id = __shfl_sync(GTAP_GN_FULL, ready, __ffs(pending) - 1);
+        if (lane == 0)
+            gtap_gn_push(a, sh, gtap_header(id)->cont_queue, id);
+        pending &= pending - 1u;
+    }
 }
 
 /* ---- hunger (N9) -------------------------------------------------------------------------------- */
@@ -335,18 +392,45 @@ GTAP_DEV uint32_t gtap_gn_is_hungry(gtap_gn_agent *a, uint32_t lane)
 
 /* ---- EXPORT_REQUEST (N6) -------------------------------------------------------------------- */
 
-GTAP_DEV void gtap_gn_export(gtap_gn_agent *a, gtap_warp_sh *sh, uint32_t lane, gtap_sched_rng *rng,
-                             uint32_t req, uint32_t max_tasks, uint32_t max_bytes)
+/* Serializes stolen record `id` (this lane's) as a wire task entry at out_buf + offset, in
+ * the format of gtap_wire_put_task (little-endian, as the GPU is): 8-byte stores of the
+ * header and of the payload, whose padding is zero. */
+GTAP_DEV void gtap_gn_put_task(uint32_t offset, uint32_t id, uint32_t fn, uint32_t state, uint32_t q,
+                               uint32_t flags, uint32_t origin_rank, uint32_t hops, uint64_t origin_task)
+{
+    const uint32_t pb = gtap_gn.fns[fn].data_size;
+    uint64_t *p = (uint64_t *)(gtap_gn.out_buf + offset);
+    p[0] = (uint64_t)fn | ((uint64_t)state << 16) | ((uint64_t)q << 32) | ((uint64_t)flags << 48);
+    p[1] = (uint64_t)pb | ((uint64_t)gtap_gn.fns[fn].result_size << 32);
+    p[2] = (uint64_t)origin_rank | ((uint64_t)hops << 32);
+    p[3] = origin_task;
+    const uint64_t *src = (const uint64_t *)gtap_record_data(id); /* records are 8-byte aligned */
+    for (uint32_t i = 0; i < pb / 8; i++)
+        p[4 + i] = src[i];
+    if (pb & 7u) {
+        const uint32_t tail = pb & 7u;
+        p[4 + pb / 8] = src[pb / 8] & ((1ull << (8 * tail)) - 1ull);
+    }
+}
+
+/* Steals up to max_tasks of the workers' oldest tasks and answers request `req` with them.
+ * Each steal round claims up to 32 tasks, one per lane, and the lanes serialize their own
+ * records at offsets from a prefix sum of the entry sizes (serializing 512 tasks on one
+ * lane took ~0.6 ms on a busy SM, bench/NOTES.md step 11). Records that owe a completion
+ * become stubs; records that may not migrate, or do not fit the message, go back to the
+ * agent's deque. */
+GTAP_GN_COLD void gtap_gn_export(gtap_gn_agent *a, gtap_warp_sh *sh, uint32_t lane, gtap_sched_rng *rng,
+                                 uint32_t req, uint32_t max_tasks, uint32_t max_bytes, uint32_t flags)
 {
     const uint32_t nq = (uint32_t)gtap_dev.num_queues;
-    gtap_wire_writer wr;
     if (max_bytes > GTAP_NODE_MAX_MESSAGE_BYTES)
         max_bytes = GTAP_NODE_MAX_MESSAGE_BYTES;
-    if (lane == 0)
-        gtap_wire_batch_begin(&wr, gtap_gn.out_buf, max_bytes, GTAP_WIRE_TASKS, gtap_gn.hash);
-    uint32_t taken = 0, full = 0;
-    if (gtap_gn_active_workers(a, lane) < (int32_t)(a->nworkers / 2))
-        max_tasks = 0; /* N9: a node short of work gives none away */
+    uint32_t taken = 0, full = 0, used = GTAP_WIRE_BATCH_HEADER_BYTES;
+    const uint64_t t0 = gtap_gn_now(lane);
+    if (!(flags & GTAP_NODE_EXPORT_THIEF_IDLE) && gtap_gn_active_workers(a, lane) < (int32_t)(a->nworkers / 2)) {
+        max_tasks = 0; /* N9: a node short of work gives none to a thief that has some */
+        a->exports_refused++;
+    }
     for (uint32_t round = 0; round < 8 && taken < max_tasks && !full;) {
         uint32_t victim = gtap_sched_rand(rng) % a->nworkers;
         uint32_t q = nq > 1 ? gtap_sched_rand(rng) % nq : 0;
@@ -367,172 +451,279 @@ GTAP_DEV void gtap_gn_export(gtap_gn_agent *a, gtap_warp_sh *sh, uint32_t lane, 
             continue;
         }
         a->holds++;
-        for (uint32_t i = 0; i < k; i++) {
-            uint32_t id = __shfl_sync(GTAP_GN_FULL, my, i);
-            if (lane != 0)
-                continue;
-            const uint32_t fs = *(volatile uint32_t *)gtap_record(id);
-            const uint32_t fn = fs & 0xffffu;
-            int ship = !full && id != gtap_root_id() && fn < gtap_gn.num_functions &&
-                       (gtap_gn.fns[fn].flags & GTAP_FN_MIGRATABLE);
-            gtap_wire_task t;
-            memset(&t, 0, sizeof t);
-            int make_stub = 0; /* else the record is freed once shipped */
-            if (ship) {
-                t.fn = (uint16_t)fn;
-                t.state = (uint16_t)(fs >> 16);
-                t.queue = (uint16_t)q;
-                t.payload_bytes = gtap_gn.fns[fn].data_size;
-                t.result_bytes = gtap_gn.fns[fn].result_size;
-                t.payload = gtap_record_data(id);
-                t.origin_rank = gtap_gn.rank;
-                t.hops = 1;
-#if !defined(GTAP_ASSUME_NO_TASKWAIT)
-                gtap_task_header *h = gtap_header(id);
-                if (h->parent == GTAP_PARENT_REMOTE) {
-                    /* imported here: the completion goes straight to its origin */
-                    gtap_gnode_origin o = gtap_gn.origins[id];
-                    t.flags = GTAP_WIRE_TASK_COMPLETION;
-                    t.origin_rank = o.origin_rank;
-                    t.origin_task = o.origin_task;
-                    t.hops = o.hops + 1;
-                } else if (h->parent != GTAP_NO_TASK || h->result_dst != 0) {
-                    uint32_t seq = gtap_nh.words->stub_seq + 1;
-                    if (seq == 0)
-                        seq = 1;
-                    gtap_nh.words->stub_seq = seq;
-                    t.flags = GTAP_WIRE_TASK_COMPLETION;
-                    t.origin_task = (uint64_t)id | ((uint64_t)seq << 32);
-                    make_stub = 1;
-                }
-#endif
-                if (gtap_wire_put_task(&wr, &t) != GTAP_WIRE_OK) {
-                    full = 1;
-                    ship = 0;
-                }
-            }
-            if (!ship) {
-                gtap_gn_hold(a);
-                if (!gtap_thread_push_local(sh, a->w, q, id))
-                    a->failed = __LINE__;
-                continue;
-            }
-            taken++;
-            if (make_stub) {
-                gtap_task_header *h = gtap_header(id);
-                h->fn_state = fn | ((uint32_t)GTAP_STATE_MIGRATED << 16);
-                gtap_gn.stub_seq[id] = (uint32_t)(t.origin_task >> 32);
-                continue;
-            }
-            gtap_gn_free(id);
+        /* This lane's task: may it migrate, and how many bytes is its entry? */
+        uint32_t fn = 0, state = 0, bytes = 0;
+        int ship = 0;
+        if (lane < k) {
+            const uint32_t fs = *(volatile uint32_t *)gtap_record(my);
+            fn = fs & 0xffffu;
+            state = fs >> 16;
+            ship = my != gtap_root_id() && fn < gtap_gn.num_functions &&
+                   (gtap_gn.fns[fn].flags & GTAP_FN_MIGRATABLE) &&
+                   gtap_gn.fns[fn].data_size <= GTAP_WIRE_MAX_PAYLOAD;
+            if (ship)
+                bytes = gtap_wire_task_bytes(gtap_gn.fns[fn].data_size);
         }
-        taken = __shfl_sync(GTAP_GN_FULL, taken, 0);
-        full = __shfl_sync(GTAP_GN_FULL, full, 0);
+        uint32_t end = bytes; /* inclusive prefix sum of the entry sizes */
+        for (uint32_t d = 1; d < 32; d *= 2) {
+            uint32_t v = __shfl_up_sync(GTAP_GN_FULL, end, d);
+            if (lane >= d)
+                end += v;
+        }
+        if (ship && used + end > max_bytes) { /* sizes only grow with the lane: a suffix */
+            ship = 0;
+            full = 1;
+        }
+        full = __any_sync(GTAP_GN_FULL, full);
+        const uint32_t offset = used + end - bytes;
+        uint32_t flags = 0, origin_rank = gtap_gn.rank, hops = 1;
+        uint64_t origin_task = 0;
+        int make_stub = 0; /* else a shipped record is freed */
+#if !defined(GTAP_ASSUME_NO_TASKWAIT)
+        if (ship) {
+            gtap_task_header *h = gtap_header(my);
+            if (h->parent == GTAP_PARENT_REMOTE) {
+                /* imported here: the completion goes straight to its origin */
+                gtap_gnode_origin o = gtap_gn.origins[my];
+                flags = GTAP_WIRE_TASK_COMPLETION;
+                origin_rank = o.origin_rank;
+                origin_task = o.origin_task;
+                hops = o.hops + 1;
+            } else if (h->parent != GTAP_NO_TASK || h->result_dst != 0) {
+                flags = GTAP_WIRE_TASK_COMPLETION;
+                make_stub = 1;
+            }
+        }
+        /* stub sequence numbers: one block of them per round, lane 0 reserves it */
+        const uint32_t stubs = __ballot_sync(GTAP_GN_FULL, make_stub);
+        uint32_t seq_base = 0;
+        if (lane == 0 && stubs) {
+            seq_base = gtap_nh.words->stub_seq;
+            gtap_nh.words->stub_seq = seq_base + (uint32_t)__popc(stubs);
+        }
+        seq_base = __shfl_sync(GTAP_GN_FULL, seq_base, 0);
+        if (make_stub) {
+            uint32_t seq = seq_base + 1u + (uint32_t)__popc(stubs & ((1u << lane) - 1u));
+            if (seq == 0)
+                seq = 1; /* 0 means "no stub"; a wrap after 2^32 stubs */
+            origin_task = (uint64_t)my | ((uint64_t)seq << 32);
+        }
+#endif
+        if (ship)
+            gtap_gn_put_task(offset, my, fn, state, q, flags, origin_rank, hops, origin_task);
+        if (make_stub) {
+            gtap_header(my)->fn_state = fn | ((uint32_t)GTAP_STATE_MIGRATED << 16);
+            gtap_gn.stub_seq[my] = (uint32_t)(origin_task >> 32);
+        } else if (ship) {
+            gtap_gn_free(my);
+        }
+        /* what stays here goes to the agent's deque (lane 0 owns the backlog) */
+        uint32_t back = __ballot_sync(GTAP_GN_FULL, lane < k && !ship);
+        while (back) {
+            const uint32_t l = (uint32_t)__ffs(back) - 1u;
+            const uint32_t id = __shfl_sync(GTAP_GN_FULL, my, l);
+            if (lane == 0)
+                gtap_gn_push(a, sh, q, id);
+            back &= back - 1u;
+        }
+        const uint32_t shipped = __ballot_sync(GTAP_GN_FULL, ship);
+        taken += (uint32_t)__popc(shipped);
+        if (shipped) /* the last shipping lane's end is the new fill */
+            used += __shfl_sync(GTAP_GN_FULL, end, 31 - __clz(shipped));
         a->holds = __shfl_sync(GTAP_GN_FULL, a->holds, 0);
+    }
+    if (lane == 0) {
+        gtap_wire_writer wr;
+        gtap_wire_batch_begin(&wr, gtap_gn.out_buf, max_bytes, GTAP_WIRE_TASKS, gtap_gn.hash);
+        wr.used = used;
+        wr.count = taken;
+        gtap_wire_batch_update(&wr);
     }
     gtap_gn_publish(sh, a->w, lane);
     if (lane == 0)
         gtap_gn_settle(a);
     a->holds = __shfl_sync(GTAP_GN_FULL, a->holds, 0);
     a->failed = __shfl_sync(GTAP_GN_FULL, a->failed, 0);
-    uint32_t used = lane == 0 ? wr.used : 0;
-    used = __shfl_sync(GTAP_GN_FULL, used, 0);
     a->exported += taken;
+    if (taken == 0 && max_tasks)
+        a->exports_empty++;
     gtap_gn_post(a, lane, GTAP_NODE_MSG_EXPORTED, req, gtap_gn.out_buf, used);
+    a->export_ns += gtap_gn_now(lane) - t0;
 }
 
 /* ---- IMPORT (N7) ----------------------------------------------------------------------------- */
 
-GTAP_DEV void gtap_gn_import(gtap_gn_agent *a, gtap_warp_sh *sh, uint32_t lane, uint32_t bytes)
+GTAP_GN_COLD void gtap_gn_import(gtap_gn_agent *a, gtap_warp_sh *sh, uint32_t lane, uint32_t bytes)
 {
-    /* Enough free ids for the batch before lane 0 allocates them one by one. */
-    if (lane == 0)
-        gtap_mag_expect_unknown(&sh->mag);
-    __syncwarp();
-    gtap_mag_balance_warp(&sh->mag, a->w, lane);
-    if (lane == 0) {
-        gtap_wire_reader rd;
-        gtap_wire_task t;
-        uint32_t count = 0;
-        if (gtap_wire_batch_open(&rd, gtap_gn.in_buf, bytes, GTAP_WIRE_TASKS, gtap_gn.hash) != GTAP_WIRE_OK) {
-            a->failed = __LINE__;
-        } else {
-            gtap_gn_hold(a);
-            while (!a->failed && gtap_wire_next_task(&rd, &t)) {
-                if (t.fn >= gtap_gn.num_functions || !(gtap_gn.fns[t.fn].flags & GTAP_FN_MIGRATABLE) ||
-                    t.payload_bytes != gtap_gn.fns[t.fn].data_size || t.state >= GTAP_MAX_RESUME_STATES ||
-                    t.queue >= (uint32_t)gtap_dev.num_queues) {
-                    a->failed = __LINE__;
+    /* As gtap_gn_results: lane 0 checks the header and walks the entries 32 at a time; each
+     * lane allocates and fills one record; lane 0 queues them. */
+    const unsigned char *buf = gtap_gn.in_buf;
+    uint32_t count = 0, good = 0;
+    if (lane == 0 && bytes >= GTAP_WIRE_BATCH_HEADER_BYTES) {
+        const uint32_t *w = (const uint32_t *)buf;
+        good = w[0] == GTAP_WIRE_MAGIC && (w[1] & 0xffffu) == GTAP_WIRE_VERSION && (w[1] >> 16) == GTAP_WIRE_TASKS &&
+               w[3] >= GTAP_WIRE_BATCH_HEADER_BYTES && w[3] <= bytes && *(const uint64_t *)(buf + 16) == gtap_gn.hash;
+        count = w[2];
+        bytes = w[3];
+        gtap_mag_expect_unknown(&sh->mag); /* enough free ids for the batch */
+    }
+    good = __shfl_sync(GTAP_GN_FULL, good, 0);
+    count = __shfl_sync(GTAP_GN_FULL, count, 0);
+    uint32_t pos = GTAP_WIRE_BATCH_HEADER_BYTES, done = 0, exhausted = 0;
+    while (good && !exhausted && done < count) {
+        const uint32_t n = count - done < 32 ? count - done : 32;
+        __syncwarp();
+        gtap_mag_balance_warp(&sh->mag, a->w, lane);
+        if (lane == 0) {
+            for (uint32_t j = 0; j < n && good; j++) {
+                if (bytes - pos < GTAP_WIRE_TASK_HEADER_BYTES) {
+                    good = 0;
                     break;
                 }
-                uint32_t id = gtap_mag_alloc(&sh->mag, a->w, &sh->pool_slow);
-                if (id == GTAP_NO_TASK) {
-                    gtap_raise(GTAP_ERR_POOL_EXHAUSTED, gtap_dev.num_records, gtap_dev.num_records, (int)a->w, 0,
-                               (int)t.fn, __LINE__);
-                    a->failed = __LINE__;
+                const uint64_t h0 = *(const uint64_t *)(buf + pos);
+                const uint32_t fn = (uint32_t)h0 & 0xffffu, state = (uint32_t)(h0 >> 16) & 0xffffu;
+                const uint32_t q = (uint32_t)(h0 >> 32) & 0xffffu, flags = (uint32_t)(h0 >> 48);
+                const uint32_t pb = *(const uint32_t *)(buf + pos + 8);
+                if (pb > GTAP_WIRE_MAX_PAYLOAD || (flags & ~GTAP_WIRE_TASK_KNOWN_FLAGS) ||
+                    bytes - pos - GTAP_WIRE_TASK_HEADER_BYTES < gtap_wire_pad8(pb) || fn >= gtap_gn.num_functions ||
+                    !(gtap_gn.fns[fn].flags & GTAP_FN_MIGRATABLE) || pb != gtap_gn.fns[fn].data_size ||
+                    state >= GTAP_MAX_RESUME_STATES || q >= (uint32_t)gtap_dev.num_queues) {
+                    good = 0;
                     break;
                 }
+                sh->xfer[j] = pos;
+                pos += gtap_wire_task_bytes(pb);
+            }
+        }
+        good = __shfl_sync(GTAP_GN_FULL, good, 0);
+        pos = __shfl_sync(GTAP_GN_FULL, pos, 0);
+        __syncwarp(); /* the offsets in xfer */
+        uint32_t id = GTAP_NO_TASK, q = 0;
+        if (good && lane < n) {
+            const unsigned char *e = buf + sh->xfer[lane];
+            const uint64_t h0 = *(const uint64_t *)e;
+            const uint32_t fn = (uint32_t)h0 & 0xffffu, state = (uint32_t)(h0 >> 16) & 0xffffu;
+            const uint32_t flags = (uint32_t)(h0 >> 48);
+            q = (uint32_t)(h0 >> 32) & 0xffffu;
+            id = gtap_mag_alloc(&sh->mag, a->w, &sh->pool_slow);
+            if (id != GTAP_NO_TASK) {
                 unsigned char *rec = gtap_record(id);
 #if defined(GTAP_ASSUME_NO_TASKWAIT)
-                ((gtap_task_header_nt *)rec)->fn_state = (uint32_t)t.fn | ((uint32_t)t.state << 16);
+                (void)flags;
+                ((gtap_task_header_nt *)rec)->fn_state = fn | (state << 16);
 #else
                 gtap_task_header *h = (gtap_task_header *)rec;
-                h->fn_state = (uint32_t)t.fn | ((uint32_t)t.state << 16);
+                h->fn_state = fn | (state << 16);
                 h->pending = 0;
-                h->cont_queue = t.queue;
+                h->cont_queue = q;
                 h->parent = GTAP_NO_TASK;
                 h->result_dst = 0;
-                if (t.flags & GTAP_WIRE_TASK_COMPLETION) {
+                if (flags & GTAP_WIRE_TASK_COMPLETION) {
                     gtap_gnode_origin o;
-                    o.origin_rank = t.origin_rank;
-                    o.hops = t.hops;
-                    o.origin_task = t.origin_task;
+                    o.origin_rank = *(const uint32_t *)(e + 16);
+                    o.hops = *(const uint32_t *)(e + 20);
+                    o.origin_task = *(const uint64_t *)(e + 24);
                     gtap_gn.origins[id] = o;
                     h->parent = GTAP_PARENT_REMOTE;
-                    if (gtap_gn.fns[t.fn].result_size)
+                    if (gtap_gn.fns[fn].result_size)
                         h->result_dst = (uint64_t)(uintptr_t)(gtap_gn.results + (size_t)id * gtap_gn.result_stride);
                 }
 #endif
-                gtap_copy_result(rec + gtap_dev.data_offset, t.payload, t.payload_bytes);
-                if (!gtap_thread_push_local(sh, a->w, t.queue, id)) {
-                    a->failed = __LINE__;
-                    break;
-                }
-                count++;
+                gtap_copy_result(rec + gtap_dev.data_offset, e + GTAP_WIRE_TASK_HEADER_BYTES,
+                                 gtap_gn.fns[fn].data_size);
             }
         }
-        a->imported += count;
+        __syncwarp(); /* xfer is read before lane 0 overwrites it */
+        const uint32_t missing = __ballot_sync(GTAP_GN_FULL, lane < n && good && id == GTAP_NO_TASK);
+        if (missing) {
+            if (lane == __ffs(missing) - 1)
+                gtap_raise(GTAP_ERR_POOL_EXHAUSTED, gtap_dev.num_records, gtap_dev.num_records, (int)a->w, 0, -1,
+                           __LINE__);
+            exhausted = 1;
+        }
+        uint32_t made = __ballot_sync(GTAP_GN_FULL, id != GTAP_NO_TASK);
+        if (lane == 0 && made)
+            gtap_gn_hold(a);
+        while (made) {
+            const uint32_t l = (uint32_t)__ffs(made) - 1u;
+            const uint32_t mid = __shfl_sync(GTAP_GN_FULL, id, l), mq = __shfl_sync(GTAP_GN_FULL, q, l);
+            if (lane == 0)
+                gtap_gn_push(a, sh, mq, mid);
+            made &= made - 1u;
+        }
+        a->imported += (uint32_t)__popc(__ballot_sync(GTAP_GN_FULL, id != GTAP_NO_TASK));
+        done += n;
     }
-    a->imported = __shfl_sync(GTAP_GN_FULL, (unsigned long long)a->imported, 0);
+    if (!good || exhausted)
+        a->failed = __LINE__;
     a->holds = __shfl_sync(GTAP_GN_FULL, a->holds, 0);
-    a->failed = __shfl_sync(GTAP_GN_FULL, a->failed, 0);
     gtap_gn_publish(sh, a->w, lane);
 }
 
 /* ---- RESULTS, and results of imported tasks (the done ring) ------------------------------------ */
 
-GTAP_DEV void gtap_gn_results(gtap_gn_agent *a, gtap_warp_sh *sh, uint32_t lane, uint32_t bytes)
+GTAP_GN_COLD void gtap_gn_results(gtap_gn_agent *a, gtap_warp_sh *sh, uint32_t lane, uint32_t bytes)
 {
-    if (lane == 0) {
-        gtap_wire_reader rd;
-        gtap_wire_result res;
-        if (gtap_wire_batch_open(&rd, gtap_gn.in_buf, bytes, GTAP_WIRE_RESULTS, gtap_gn.hash) != GTAP_WIRE_OK)
-            a->failed = __LINE__;
-        while (!a->failed && gtap_wire_next_result(&rd, &res))
-            if (!gtap_gn_apply_result(a, sh, res.origin_task, (const unsigned char *)res.result, res.result_bytes,
-                                      res.flags))
-                a->failed = __LINE__;
+    /* The batch header and the entries are read with aligned loads (entries are 8-aligned;
+     * the GPU is little-endian like the wire format). Lane 0 walks the entries 32 at a time,
+     * checking each as gtap_wire_batch_open does and handing its offset over in shared
+     * memory; then each lane completes one stub (bench/NOTES.md, step 11). */
+    const unsigned char *buf = gtap_gn.in_buf;
+    uint32_t count = 0, good = 0;
+    if (lane == 0 && bytes >= GTAP_WIRE_BATCH_HEADER_BYTES) {
+        const uint32_t *w = (const uint32_t *)buf;
+        good = w[0] == GTAP_WIRE_MAGIC && (w[1] & 0xffffu) == GTAP_WIRE_VERSION && (w[1] >> 16) == GTAP_WIRE_RESULTS &&
+               w[3] >= GTAP_WIRE_BATCH_HEADER_BYTES && w[3] <= bytes && *(const uint64_t *)(buf + 16) == gtap_gn.hash;
+        count = w[2];
+        bytes = w[3];
     }
-    a->results = __shfl_sync(GTAP_GN_FULL, (unsigned long long)a->results, 0);
+    good = __shfl_sync(GTAP_GN_FULL, good, 0);
+    count = __shfl_sync(GTAP_GN_FULL, count, 0);
+    uint32_t pos = GTAP_WIRE_BATCH_HEADER_BYTES, done = 0;
+    while (good && done < count) {
+        const uint32_t n = count - done < 32 ? count - done : 32;
+        if (lane == 0) {
+            for (uint32_t j = 0; j < n && good; j++) {
+                if (bytes - pos < GTAP_WIRE_RESULT_HEADER_BYTES) {
+                    good = 0;
+                    break;
+                }
+                const uint32_t rb = *(const uint32_t *)(buf + pos + 8), fl = *(const uint32_t *)(buf + pos + 12);
+                if (rb > GTAP_WIRE_MAX_PAYLOAD || (fl & ~GTAP_WIRE_RESULT_KNOWN_FLAGS) ||
+                    bytes - pos - GTAP_WIRE_RESULT_HEADER_BYTES < gtap_wire_pad8(rb)) {
+                    good = 0;
+                    break;
+                }
+                sh->xfer[j] = pos;
+                pos += gtap_wire_result_bytes(rb);
+            }
+        }
+        good = __shfl_sync(GTAP_GN_FULL, good, 0);
+        pos = __shfl_sync(GTAP_GN_FULL, pos, 0);
+        __syncwarp(); /* the offsets in xfer */
+        uint32_t ready = GTAP_NO_TASK, ok = 1;
+        if (good && lane < n) {
+            const unsigned char *e = buf + sh->xfer[lane];
+            ok = (uint32_t)gtap_gn_apply_result(a, *(const uint64_t *)e, e + GTAP_WIRE_RESULT_HEADER_BYTES,
+                                                *(const uint32_t *)(e + 8), *(const uint32_t *)(e + 12), &ready);
+        }
+        __syncwarp(); /* xfer is read before lane 0 overwrites it */
+        if (!__all_sync(GTAP_GN_FULL, ok))
+            good = 0;
+        gtap_gn_push_ready(a, sh, lane, ready);
+        a->results += (uint32_t)__popc(__ballot_sync(GTAP_GN_FULL, ok && lane < n));
+        done += n;
+    }
+    if (!good)
+        a->failed = __LINE__;
     a->holds = __shfl_sync(GTAP_GN_FULL, a->holds, 0);
-    a->failed = __shfl_sync(GTAP_GN_FULL, a->failed, 0);
     gtap_gn_publish(sh, a->w, lane);
 }
 
 /* Sends the results of finished imported tasks home: one COMPLETION per run of entries with
  * the same origin (a batch of at most one message); entries whose origin is this rank (the
  * task came home) complete their stub here. Returns the number of entries handled. */
-GTAP_DEV uint32_t gtap_gn_drain_done(gtap_gn_agent *a, gtap_warp_sh *sh, uint32_t lane)
+GTAP_GN_COLD uint32_t gtap_gn_drain_done(gtap_gn_agent *a, gtap_warp_sh *sh, uint32_t lane)
 {
 #if defined(GTAP_ASSUME_NO_TASKWAIT)
     (void)a; (void)sh; (void)lane;
@@ -564,8 +755,12 @@ GTAP_DEV uint32_t gtap_gn_drain_done(gtap_gn_agent *a, gtap_warp_sh *sh, uint32_
                 res.runner_rank = gtap_gn.rank;
                 res.result = rp;
                 if (o.origin_rank == gtap_gn.rank) {
-                    if (!gtap_gn_apply_result(a, sh, o.origin_task, rp, rb, res.flags))
+                    uint32_t ready;
+                    if (!gtap_gn_apply_result(a, o.origin_task, rp, rb, res.flags, &ready))
                         a->failed = __LINE__;
+                    a->results++;
+                    if (ready != GTAP_NO_TASK)
+                        gtap_gn_push(a, sh, gtap_header(ready)->cont_queue, ready);
                 } else {
                     if (origin != GTAP_NO_TASK && origin != o.origin_rank)
                         break; /* another origin: next message */
@@ -627,7 +822,7 @@ GTAP_DEV void gtap_gn_set_idle(gtap_gn_agent *a, uint32_t lane, uint32_t idle, u
 
 /* The statistics counters (relaxed, approximate). Sums the workers' task counters, which
  * they refresh every 16 iterations. */
-GTAP_DEV void gtap_gn_publish_counters(gtap_gn_agent *a, uint32_t lane, uint64_t now)
+GTAP_GN_COLD void gtap_gn_publish_counters(gtap_gn_agent *a, uint32_t lane, uint64_t now)
 {
     unsigned long long seg = 0;
     for (uint32_t v = lane; v < a->nworkers; v += 32)
@@ -641,6 +836,9 @@ GTAP_DEV void gtap_gn_publish_counters(gtap_gn_agent *a, uint32_t lane, uint64_t
         gtap_st_relaxed_sys_u64(&s->tasks_imported, a->imported);
         gtap_st_relaxed_sys_u64(&s->tasks_exported, a->exported);
         gtap_st_relaxed_sys_u64(&s->results_applied, a->results);
+        gtap_st_relaxed_sys_u64(&s->export_ns, a->export_ns);
+        gtap_st_relaxed_sys_u64(&s->exports_refused, a->exports_refused);
+        gtap_st_relaxed_sys_u64(&s->exports_empty, a->exports_empty);
         gtap_st_relaxed_sys_u64(&s->first_work_ns, a->first_work_ns);
         gtap_st_relaxed_sys_u64(&s->idle_ns, a->idle_ns + (a->idle ? now - a->idle_since : 0));
     }
@@ -722,8 +920,8 @@ static __device__ __noinline__ void gtap_gnode_agent(gtap_warp_sh *sh, uint32_t 
                 a.stop = 1;
                 break;
             case GTAP_NODE_MSG_EXPORT_REQUEST: {
-                uint32_t lim0 = ((const uint32_t *)gtap_gn.in_buf)[0], lim1 = ((const uint32_t *)gtap_gn.in_buf)[1];
-                gtap_gn_export(&a, sh, lane, rng, arg, lim0, lim1);
+                const uint32_t *lim = (const uint32_t *)gtap_gn.in_buf;
+                gtap_gn_export(&a, sh, lane, rng, arg, lim[0], lim[1], bytes >= 12 ? lim[2] : 0u);
                 break;
             }
             case GTAP_NODE_MSG_IMPORT:
@@ -746,6 +944,12 @@ static __device__ __noinline__ void gtap_gnode_agent(gtap_warp_sh *sh, uint32_t 
         /* finished imported tasks */
         if (gtap_gn_drain_done(&a, sh, lane))
             work = 1;
+        /* the backlog, as thieves make room in the agent's deque */
+        uint32_t moved = lane == 0 ? (uint32_t)gtap_gn_refill(&a, sh) : 0u;
+        if (__shfl_sync(GTAP_GN_FULL, moved, 0)) {
+            gtap_gn_publish(sh, a.w, lane);
+            work = 1;
+        }
         /* the root (T1, T2) */
         if (!a.root_posted && gtap_nh_holds_root()) {
             uint32_t done = lane == 0 ? gtap_ld_acquire_u32(&gtap_nh.words->root_done) : 0;
@@ -809,12 +1013,20 @@ static __device__ __noinline__ void gtap_gnode_agent(gtap_warp_sh *sh, uint32_t 
     if (a.failed) {
         /* An internal or protocol error of the node: report it (N8) and stop the run. */
         const char msg[] = "GPU node: malformed message, protocol error or internal inconsistency "
-                           "(detected at gpu_node.cuh line in the message argument)";
+                           "detected at gpu_node.cuh:";
+        uint32_t len = sizeof msg - 1;
         if (lane == 0) {
-            memcpy(gtap_gn.out_buf, msg, sizeof msg - 1);
+            memcpy(gtap_gn.out_buf, msg, len);
+            char digits[10];
+            uint32_t n = 0;
+            for (uint32_t v = a.failed; v && n < 10; v /= 10)
+                digits[n++] = (char)('0' + v % 10);
+            while (n)
+                gtap_gn.out_buf[len++] = (unsigned char)digits[--n];
             gtap_st_relaxed_u32(&ctl->terminate, GTAP_RUN_ABORT);
         }
-        gtap_gn_post(&a, lane, GTAP_NODE_MSG_ERROR, (uint32_t)a.failed, gtap_gn.out_buf, sizeof msg - 1);
+        len = __shfl_sync(GTAP_GN_FULL, len, 0);
+        gtap_gn_post(&a, lane, GTAP_NODE_MSG_ERROR, (uint32_t)a.failed, gtap_gn.out_buf, len);
         if (lane == 0)
             gtap_st_release_sys_u32(&r->status.error, 1u); /* N8: after the ERROR message */
     } else if (a.stop) {

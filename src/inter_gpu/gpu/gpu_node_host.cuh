@@ -22,7 +22,7 @@
 typedef struct gtap_gnode_host {
     int attached;
     gtap_node_region *region; /* host address */
-    void *dev[16];            /* device allocations (8 today) */
+    void *dev[16];            /* device allocations (9 today) */
     int ndev;
 } gtap_gnode_host;
 
@@ -132,6 +132,12 @@ static inline int gtap_gnode_attach(const gtap_dev_state *st, const gtap_config_
     if (g.result_stride == 0)
         g.result_stride = 8;
     gtap_gnode_fn fns[256];
+    if (nrec >= (1u << 28)) { /* the agent's backlog packs id | queue << 28 (gpu_node.cuh) */
+        fprintf(stderr, "gtap: error: a distributed run supports fewer than 2^28 task records (%zu); "
+                "lower GTAP_MAX_TASKS_PER_WARP or the grid size\n", nrec);
+        gtap_gnode_release();
+        return (int)cudaErrorInvalidValue;
+    }
     if (prog->num_functions > 256) {
         fprintf(stderr, "gtap: error: a distributed program may have at most 256 task functions (%u)\n",
                 prog->num_functions);
@@ -151,6 +157,7 @@ static inline int gtap_gnode_attach(const gtap_dev_state *st, const gtap_config_
     g.origins = (gtap_gnode_origin *)gtap_gnode_dev_alloc(nrec * sizeof(gtap_gnode_origin), 0, &err);
     g.results = (unsigned char *)gtap_gnode_dev_alloc(nrec * g.result_stride, 0, &err);
     g.stub_seq = (uint32_t *)gtap_gnode_dev_alloc(nrec * sizeof(uint32_t), 1, &err);
+    g.backlog = (uint32_t *)gtap_gnode_dev_alloc(nrec * sizeof(uint32_t), 0, &err);
     g.in_buf = (unsigned char *)gtap_gnode_dev_alloc(GTAP_GNODE_BUF_BYTES, 1, &err);
     g.out_buf = (unsigned char *)gtap_gnode_dev_alloc(GTAP_GNODE_BUF_BYTES, 1, &err);
 

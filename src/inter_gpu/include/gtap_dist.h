@@ -87,6 +87,13 @@ typedef struct gtap_dist_stats {
     uint64_t steals_succeeded;  /* ... answered with at least one task */
     uint64_t requests_served;   /* requests this rank answered with tasks (as a victim) */
     uint64_t requests_received; /* requests this rank received */
+    uint64_t declined_not_running; /* ... answered "busy" at once: not in that run (yet), or stopping */
+    uint64_t declined_owed_full;   /* ... answered "busy" at once: GTAP_PROTO_MAX_OWED already owed */
+    uint64_t declined_passive;     /* ... answered "nothing" at once: the node was idle */
+    uint64_t node_exports_refused; /* ... answered "nothing" by the node: it was short of work */
+    uint64_t node_exports_empty;   /* ... answered "nothing" by the node: it found no task to give */
+    uint64_t node_export_ns;    /* time the node spent answering export requests */
+    uint64_t export_wait_ns, export_wait_max_ns; /* request received to the node's answer (sum, max) */
     uint64_t tasks_in, tasks_out;     /* task records imported / exported */
     uint64_t bytes_in, bytes_out;     /* task batch bytes received / sent */
     uint64_t results_in, results_out; /* remote-join result entries received / sent */

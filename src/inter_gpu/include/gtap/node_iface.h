@@ -48,8 +48,9 @@
  * N9 Hunger. A node with many workers (a GPU) may store status.hungry = 1 while it runs
  *    tasks but fewer than it could (e.g. under half of its warps hold work): the proxy then
  *    steals for it as for an idle node, once the node consumed everything in its inbox.
- *    A hungry node answers EXPORT_REQUEST with no tasks, so work flows only from full
- *    nodes to hungry or idle ones. Termination uses idle alone (N4). A node that never
+ *    A hungry node answers EXPORT_REQUEST with no tasks unless the request carries
+ *    GTAP_NODE_EXPORT_THIEF_IDLE, so work flows only from full nodes to hungry ones, and
+ *    from any node with queued tasks to idle ones. Termination uses idle alone (N4). A node that never
  *    writes it (the CPU reference node) is never hungry.
  */
 #ifndef GTAP_NODE_IFACE_H
@@ -63,18 +64,23 @@
 
 #define GTAP_NODE_SLOT_BYTES 256u
 #define GTAP_NODE_MSG_HEADER_BYTES 16u
-#define GTAP_NODE_DEFAULT_RING_SLOTS 1024u /* 256 KiB per ring */
-#define GTAP_NODE_MAX_MESSAGE_SLOTS 64u
+#define GTAP_NODE_DEFAULT_RING_SLOTS 2048u /* 512 KiB per ring */
+#define GTAP_NODE_MAX_MESSAGE_SLOTS 256u  /* 64 KiB: a steal batch of 512 small tasks fits */
 #define GTAP_NODE_MAX_MESSAGE_BYTES \
     (GTAP_NODE_MAX_MESSAGE_SLOTS * GTAP_NODE_SLOT_BYTES - GTAP_NODE_MSG_HEADER_BYTES)
 
 /* Message kinds (gtap_node_msg_header.kind). Payload layouts are in brackets; wire batches
  * are defined in gtap/wire.h. */
+/* EXPORT_REQUEST flags. THIEF_IDLE: the thief's node has no task at all, so N9's "a node
+ * short of work gives none" does not apply (at a run's start the victim is still ramping up,
+ * and its oldest tasks are the largest subtrees of the whole run). */
+#define GTAP_NODE_EXPORT_THIEF_IDLE 0x1u
+
 enum gtap_node_msg_kind {
     GTAP_NODE_MSG_PAD = 1,            /* both rings: skip nslots slots */
     /* inbox: proxy -> node */
     GTAP_NODE_MSG_STOP = 2,           /* arg = epoch; no payload: the run is over (N5) */
-    GTAP_NODE_MSG_EXPORT_REQUEST = 3, /* arg = request id; [u32 max_tasks, u32 max_bytes] */
+    GTAP_NODE_MSG_EXPORT_REQUEST = 3, /* arg = request id; [u32 max_tasks, u32 max_bytes, u32 flags] */
     GTAP_NODE_MSG_IMPORT = 4,         /* arg = source rank; [wire task batch] */
     GTAP_NODE_MSG_RESULTS = 5,        /* arg = source rank; [wire result batch] */
     /* outbox: node -> proxy */
@@ -125,7 +131,9 @@ typedef struct gtap_node_status {
     uint64_t first_work_ns;  /* this run: RUN_BEGIN to the first segment; 0 = none yet */
     uint64_t detached;       /* tasks that finished with detached children (R4) */
     uint64_t hungry;         /* N9: 1 = busy but short of work; the proxy may steal for it */
-    uint64_t reserved[3];
+    uint64_t export_ns;      /* time spent answering EXPORT_REQUESTs (this run) */
+    uint64_t exports_refused;/* EXPORT_REQUESTs answered empty by N9's rule (this run) */
+    uint64_t exports_empty;  /* EXPORT_REQUESTs that found nothing to give (this run) */
 } gtap_node_status;
 
 /* Written by the proxy, read by the node. */
