@@ -392,6 +392,17 @@ GTAP_DEV uint32_t gtap_gn_is_hungry(gtap_gn_agent *a, uint32_t lane)
 
 /* ---- EXPORT_REQUEST (N6) -------------------------------------------------------------------- */
 
+/* Copies bytes from 8-aligned src to dst as 8-byte words, the last one zero-padded (wire
+ * entries pad payloads and results to 8 bytes with zeros). */
+GTAP_DEV void gtap_gn_copy_padded(uint64_t *dst, const unsigned char *src, uint32_t bytes)
+{
+    const uint64_t *s = (const uint64_t *)src;
+    for (uint32_t i = 0; i < bytes / 8; i++)
+        dst[i] = s[i];
+    if (bytes & 7u)
+        dst[bytes / 8] = s[bytes / 8] & ((1ull << (8 * (bytes & 7u))) - 1ull);
+}
+
 /* Serializes stolen record `id` (this lane's) as a wire task entry at out_buf + offset, in
  * the format of gtap_wire_put_task (little-endian, as the GPU is): 8-byte stores of the
  * header and of the payload, whose padding is zero. */
@@ -404,13 +415,7 @@ GTAP_DEV void gtap_gn_put_task(uint32_t offset, uint32_t id, uint32_t fn, uint32
     p[1] = (uint64_t)pb | ((uint64_t)gtap_gn.fns[fn].result_size << 32);
     p[2] = (uint64_t)origin_rank | ((uint64_t)hops << 32);
     p[3] = origin_task;
-    const uint64_t *src = (const uint64_t *)gtap_record_data(id); /* records are 8-byte aligned */
-    for (uint32_t i = 0; i < pb / 8; i++)
-        p[4 + i] = src[i];
-    if (pb & 7u) {
-        const uint32_t tail = pb & 7u;
-        p[4 + pb / 8] = src[pb / 8] & ((1ull << (8 * tail)) - 1ull);
-    }
+    gtap_gn_copy_padded(p + 4, (const unsigned char *)gtap_record_data(id), pb); /* records are 8-aligned */
 }
 
 /* Steals up to max_tasks of the workers' oldest tasks and answers request `req` with them.
@@ -553,6 +558,35 @@ GTAP_GN_COLD void gtap_gn_export(gtap_gn_agent *a, gtap_warp_sh *sh, uint32_t la
 
 /* ---- IMPORT (N7) ----------------------------------------------------------------------------- */
 
+/* Finds the offsets of the next n entries of a wire batch in buf[0, bytes), starting at
+ * *pos, into xfer[0, n) (lane 0 writes them). Every entry is 8-aligned and states its
+ * variable size as a u32 at +8 (payload or result bytes). The lanes load a 256-byte window
+ * at once and the walk reads sizes from it by shuffles: one parallel load per few entries
+ * instead of a dependent load per entry, which on an SM saturated by the workers' loads cost
+ * microseconds each (bench/NOTES.md, step 11). Returns 0 on an entry that overruns the batch. */
+GTAP_DEV int gtap_gn_walk(const unsigned char *buf, uint32_t bytes, uint32_t *pos, uint32_t n, uint32_t header,
+                          uint32_t lane, uint32_t *xfer)
+{
+    uint32_t p = *pos, win = p;
+    uint64_t word = win + 8 * lane + 8 <= bytes ? *(const uint64_t *)(buf + win + 8 * lane) : 0ull;
+    for (uint32_t j = 0; j < n; j++) {
+        if (p > bytes || bytes - p < header)
+            return 0;
+        if (p + 8 - win >= 8 * 32) { /* the size field is past the window: the next one */
+            win = p;
+            word = win + 8 * lane + 8 <= bytes ? *(const uint64_t *)(buf + win + 8 * lane) : 0ull;
+        }
+        const uint32_t size = (uint32_t)__shfl_sync(GTAP_GN_FULL, word, (p + 8 - win) / 8);
+        if (size > GTAP_WIRE_MAX_PAYLOAD || bytes - p - header < gtap_wire_pad8(size))
+            return 0;
+        if (lane == 0)
+            xfer[j] = p;
+        p += header + gtap_wire_pad8(size);
+    }
+    *pos = p;
+    return 1;
+}
+
 GTAP_GN_COLD void gtap_gn_import(gtap_gn_agent *a, gtap_warp_sh *sh, uint32_t lane, uint32_t bytes)
 {
     /* As gtap_gn_results: lane 0 checks the header and walks the entries 32 at a time; each
@@ -574,38 +608,21 @@ GTAP_GN_COLD void gtap_gn_import(gtap_gn_agent *a, gtap_warp_sh *sh, uint32_t la
         const uint32_t n = count - done < 32 ? count - done : 32;
         __syncwarp();
         gtap_mag_balance_warp(&sh->mag, a->w, lane);
-        if (lane == 0) {
-            for (uint32_t j = 0; j < n && good; j++) {
-                if (bytes - pos < GTAP_WIRE_TASK_HEADER_BYTES) {
-                    good = 0;
-                    break;
-                }
-                const uint64_t h0 = *(const uint64_t *)(buf + pos);
-                const uint32_t fn = (uint32_t)h0 & 0xffffu, state = (uint32_t)(h0 >> 16) & 0xffffu;
-                const uint32_t q = (uint32_t)(h0 >> 32) & 0xffffu, flags = (uint32_t)(h0 >> 48);
-                const uint32_t pb = *(const uint32_t *)(buf + pos + 8);
-                if (pb > GTAP_WIRE_MAX_PAYLOAD || (flags & ~GTAP_WIRE_TASK_KNOWN_FLAGS) ||
-                    bytes - pos - GTAP_WIRE_TASK_HEADER_BYTES < gtap_wire_pad8(pb) || fn >= gtap_gn.num_functions ||
-                    !(gtap_gn.fns[fn].flags & GTAP_FN_MIGRATABLE) || pb != gtap_gn.fns[fn].data_size ||
-                    state >= GTAP_MAX_RESUME_STATES || q >= (uint32_t)gtap_dev.num_queues) {
-                    good = 0;
-                    break;
-                }
-                sh->xfer[j] = pos;
-                pos += gtap_wire_task_bytes(pb);
-            }
-        }
-        good = __shfl_sync(GTAP_GN_FULL, good, 0);
-        pos = __shfl_sync(GTAP_GN_FULL, pos, 0);
+        good = (uint32_t)gtap_gn_walk(buf, bytes, &pos, n, GTAP_WIRE_TASK_HEADER_BYTES, lane, sh->xfer);
         __syncwarp(); /* the offsets in xfer */
-        uint32_t id = GTAP_NO_TASK, q = 0;
+        uint32_t id = GTAP_NO_TASK, q = 0, valid = 1;
         if (good && lane < n) {
             const unsigned char *e = buf + sh->xfer[lane];
             const uint64_t h0 = *(const uint64_t *)e;
             const uint32_t fn = (uint32_t)h0 & 0xffffu, state = (uint32_t)(h0 >> 16) & 0xffffu;
             const uint32_t flags = (uint32_t)(h0 >> 48);
             q = (uint32_t)(h0 >> 32) & 0xffffu;
-            id = gtap_mag_alloc(&sh->mag, a->w, &sh->pool_slow);
+            valid = !(flags & ~GTAP_WIRE_TASK_KNOWN_FLAGS) && fn < gtap_gn.num_functions &&
+                    (gtap_gn.fns[fn].flags & GTAP_FN_MIGRATABLE) &&
+                    *(const uint32_t *)(e + 8) == gtap_gn.fns[fn].data_size && state < GTAP_MAX_RESUME_STATES &&
+                    q < (uint32_t)gtap_dev.num_queues;
+            if (valid)
+                id = gtap_mag_alloc(&sh->mag, a->w, &sh->pool_slow);
             if (id != GTAP_NO_TASK) {
                 unsigned char *rec = gtap_record(id);
 #if defined(GTAP_ASSUME_NO_TASKWAIT)
@@ -634,7 +651,9 @@ GTAP_GN_COLD void gtap_gn_import(gtap_gn_agent *a, gtap_warp_sh *sh, uint32_t la
             }
         }
         __syncwarp(); /* xfer is read before lane 0 overwrites it */
-        const uint32_t missing = __ballot_sync(GTAP_GN_FULL, lane < n && good && id == GTAP_NO_TASK);
+        if (!__all_sync(GTAP_GN_FULL, valid))
+            good = 0; /* the records made of the valid entries are queued below; the run aborts */
+        const uint32_t missing = __ballot_sync(GTAP_GN_FULL, lane < n && valid && good && id == GTAP_NO_TASK);
         if (missing) {
             if (lane == __ffs(missing) - 1)
                 gtap_raise(GTAP_ERR_POOL_EXHAUSTED, gtap_dev.num_records, gtap_dev.num_records, (int)a->w, 0, -1,
@@ -682,30 +701,15 @@ GTAP_GN_COLD void gtap_gn_results(gtap_gn_agent *a, gtap_warp_sh *sh, uint32_t l
     uint32_t pos = GTAP_WIRE_BATCH_HEADER_BYTES, done = 0;
     while (good && done < count) {
         const uint32_t n = count - done < 32 ? count - done : 32;
-        if (lane == 0) {
-            for (uint32_t j = 0; j < n && good; j++) {
-                if (bytes - pos < GTAP_WIRE_RESULT_HEADER_BYTES) {
-                    good = 0;
-                    break;
-                }
-                const uint32_t rb = *(const uint32_t *)(buf + pos + 8), fl = *(const uint32_t *)(buf + pos + 12);
-                if (rb > GTAP_WIRE_MAX_PAYLOAD || (fl & ~GTAP_WIRE_RESULT_KNOWN_FLAGS) ||
-                    bytes - pos - GTAP_WIRE_RESULT_HEADER_BYTES < gtap_wire_pad8(rb)) {
-                    good = 0;
-                    break;
-                }
-                sh->xfer[j] = pos;
-                pos += gtap_wire_result_bytes(rb);
-            }
-        }
-        good = __shfl_sync(GTAP_GN_FULL, good, 0);
-        pos = __shfl_sync(GTAP_GN_FULL, pos, 0);
+        good = (uint32_t)gtap_gn_walk(buf, bytes, &pos, n, GTAP_WIRE_RESULT_HEADER_BYTES, lane, sh->xfer);
         __syncwarp(); /* the offsets in xfer */
         uint32_t ready = GTAP_NO_TASK, ok = 1;
         if (good && lane < n) {
             const unsigned char *e = buf + sh->xfer[lane];
-            ok = (uint32_t)gtap_gn_apply_result(a, *(const uint64_t *)e, e + GTAP_WIRE_RESULT_HEADER_BYTES,
-                                                *(const uint32_t *)(e + 8), *(const uint32_t *)(e + 12), &ready);
+            const uint32_t fl = *(const uint32_t *)(e + 12);
+            ok = !(fl & ~GTAP_WIRE_RESULT_KNOWN_FLAGS) &&
+                 gtap_gn_apply_result(a, *(const uint64_t *)e, e + GTAP_WIRE_RESULT_HEADER_BYTES,
+                                      *(const uint32_t *)(e + 8), fl, &ready);
         }
         __syncwarp(); /* xfer is read before lane 0 overwrites it */
         if (!__all_sync(GTAP_GN_FULL, ok))
@@ -729,74 +733,114 @@ GTAP_GN_COLD uint32_t gtap_gn_drain_done(gtap_gn_agent *a, gtap_warp_sh *sh, uin
     (void)a; (void)sh; (void)lane;
     return 0;
 #else
-    uint32_t handled = 0;
+    /* 32 ring slots a round, one per lane. A COMPLETION message goes to one origin rank:
+     * entries for this rank are applied at once (tasks that came home), the others are
+     * written into the message being built in out_buf at offsets from a prefix sum; a
+     * round stops at the first entry for another origin or the first that does not fit,
+     * and the message is posted. */
+    const uint32_t cap = GTAP_NODE_MAX_MESSAGE_BYTES;
+    uint32_t handled = 0, used = GTAP_WIRE_BATCH_HEADER_BYTES, count = 0, origin = GTAP_NO_TASK;
     for (;;) {
-        uint32_t origin = 0, used = 0, n = 0;
-        if (lane == 0) {
-            gtap_wire_writer wr;
-            gtap_wire_batch_begin(&wr, gtap_gn.out_buf, GTAP_NODE_MAX_MESSAGE_BYTES, GTAP_WIRE_RESULTS, gtap_gn.hash);
-            origin = GTAP_NO_TASK;
-            for (;;) {
-                uint32_t *slot = &gtap_nh.done_ring[a->done_pos & gtap_nh.done_mask];
-                uint32_t v = gtap_ld_acquire_u32(slot); /* pairs with the worker's release */
-                if (v == 0)
-                    break;
-                uint32_t id = v - 1;
-                gtap_gnode_origin o = gtap_gn.origins[id];
-                gtap_task_header *h = gtap_header(id);
-                const uint32_t fs = h->fn_state;
-                const uint32_t rb = gtap_gn.fns[fs & 0xffffu].result_size;
-                const unsigned char *rp = gtap_gn.results + (size_t)id * gtap_gn.result_stride;
-                gtap_wire_result res;
-                res.origin_task = o.origin_task;
-                res.result_bytes = rb;
-                /* relaxed: the slot's acquire above ordered the finishing worker's flag (T2) */
-                res.flags = gtap_ld_relaxed_u32(&gtap_nh.words->detached) == a->launch_tag ? GTAP_WIRE_RESULT_DETACHED : 0;
-                res.runner_rank = gtap_gn.rank;
-                res.result = rp;
-                if (o.origin_rank == gtap_gn.rank) {
-                    uint32_t ready;
-                    if (!gtap_gn_apply_result(a, o.origin_task, rp, rb, res.flags, &ready))
-                        a->failed = __LINE__;
-                    a->results++;
-                    if (ready != GTAP_NO_TASK)
-                        gtap_gn_push(a, sh, gtap_header(ready)->cont_queue, ready);
-                } else {
-                    if (origin != GTAP_NO_TASK && origin != o.origin_rank)
-                        break; /* another origin: next message */
-                    if (gtap_wire_put_result(&wr, &res) != GTAP_WIRE_OK)
-                        break; /* the message is full */
-                    origin = o.origin_rank;
-                }
-                *slot = 0;
-                a->done_pos++;
-                n++;
-                /* The result was copied: the record may go (a zombie when its children and
-                 * this reference are all gone; node_hooks.cuh). */
-                if ((fs >> 16) == GTAP_STATE_ZOMBIE) {
-                    if (gtap_atomic_add_acq_rel_i32(&h->pending, -1) == 1)
-                        gtap_gn_free(id);
-                } else {
-                    gtap_gn_free(id);
-                }
-            }
-            if (n)
-                gtap_st_release_u32(&gtap_nh.words->done_consumed, a->done_pos); /* slots emptied */
-            used = wr.count ? wr.used : 0;
-        }
-        n = __shfl_sync(GTAP_GN_FULL, n, 0);
-        used = __shfl_sync(GTAP_GN_FULL, used, 0);
-        origin = __shfl_sync(GTAP_GN_FULL, origin, 0);
-        a->done_pos = __shfl_sync(GTAP_GN_FULL, a->done_pos, 0);
-        a->holds = __shfl_sync(GTAP_GN_FULL, a->holds, 0);
-        a->results = __shfl_sync(GTAP_GN_FULL, (unsigned long long)a->results, 0);
-        a->failed = __shfl_sync(GTAP_GN_FULL, a->failed, 0);
-        if (used)
-            gtap_gn_post(a, lane, GTAP_NODE_MSG_COMPLETION, origin, gtap_gn.out_buf, used);
-        handled += n;
+        uint32_t *slot = &gtap_nh.done_ring[(a->done_pos + lane) & gtap_nh.done_mask];
+        const uint32_t v = gtap_ld_acquire_u32(slot); /* pairs with the worker's release */
+        const uint32_t have = __ballot_sync(GTAP_GN_FULL, v != 0);
+        uint32_t n = have == GTAP_GN_FULL ? 32u : (uint32_t)__ffs(~have) - 1u; /* a prefix of the ring */
         if (n == 0)
             break;
+        uint32_t id = 0, fs = 0, rb = 0, flags = 0, self = 1;
+        gtap_gnode_origin o;
+        o.origin_rank = gtap_gn.rank;
+        o.origin_task = 0;
+        if (lane < n) {
+            id = v - 1u;
+            o = gtap_gn.origins[id];
+            fs = gtap_header(id)->fn_state;
+            rb = gtap_gn.fns[fs & 0xffffu].result_size;
+            /* relaxed: the slot's acquire above ordered the finishing worker's flag (T2) */
+            flags = gtap_ld_relaxed_u32(&gtap_nh.words->detached) == a->launch_tag ? GTAP_WIRE_RESULT_DETACHED : 0u;
+            self = o.origin_rank == gtap_gn.rank;
+        }
+        const uint32_t remote = __ballot_sync(GTAP_GN_FULL, !self);
+        if (origin == GTAP_NO_TASK && remote)
+            origin = __shfl_sync(GTAP_GN_FULL, o.origin_rank, __ffs(remote) - 1);
+        const uint32_t other = __ballot_sync(GTAP_GN_FULL, !self && o.origin_rank != origin);
+        if (other)
+            n = (uint32_t)__ffs(other) - 1u;
+        const uint32_t bytes = lane < n && !self ? gtap_wire_result_bytes(rb) : 0u;
+        uint32_t end = bytes;
+        for (uint32_t d = 1; d < 32; d *= 2) {
+            const uint32_t up = __shfl_up_sync(GTAP_GN_FULL, end, d);
+            if (lane >= d)
+                end += up;
+        }
+        const uint32_t over = __ballot_sync(GTAP_GN_FULL, bytes && used + end > cap);
+        if (over)
+            n = (uint32_t)__ffs(over) - 1u;
+        uint32_t ready = GTAP_NO_TASK, ok = 1;
+        if (lane < n) {
+            const unsigned char *rp = gtap_gn.results + (size_t)id * gtap_gn.result_stride;
+            if (self) {
+                ok = (uint32_t)gtap_gn_apply_result(a, o.origin_task, rp, rb, flags, &ready);
+            } else {
+                uint64_t *e = (uint64_t *)(gtap_gn.out_buf + used + end - bytes);
+                e[0] = o.origin_task;
+                e[1] = (uint64_t)rb | ((uint64_t)flags << 32);
+                e[2] = (uint64_t)gtap_gn.rank; /* runner_rank, then 4 zero bytes */
+                gtap_gn_copy_padded(e + 3, rp, rb);
+            }
+            *slot = 0;
+            /* The result was copied: the record may go (a zombie when its children and this
+             * reference are all gone; node_hooks.cuh). */
+            if ((fs >> 16) == GTAP_STATE_ZOMBIE) {
+                if (gtap_atomic_add_acq_rel_i32(&gtap_header(id)->pending, -1) == 1)
+                    gtap_gn_free(id);
+            } else {
+                gtap_gn_free(id);
+            }
+        }
+        if (!__all_sync(GTAP_GN_FULL, ok))
+            a->failed = __LINE__;
+        gtap_gn_push_ready(a, sh, lane, ready);
+        a->results += (uint32_t)__popc(__ballot_sync(GTAP_GN_FULL, lane < n && self && ok));
+        const uint32_t written = __ballot_sync(GTAP_GN_FULL, lane < n && !self);
+        if (n) {
+            count += (uint32_t)__popc(written);
+            used += __shfl_sync(GTAP_GN_FULL, end, n - 1);
+            a->done_pos += n;
+            handled += n;
+            __syncwarp(); /* every lane emptied its slot */
+            if (lane == 0)
+                gtap_st_release_u32(&gtap_nh.words->done_consumed, a->done_pos); /* slots emptied */
+        }
+        if ((other || over) && count) {
+            /* another origin or a full message: post this one, go on with a new one */
+            if (lane == 0) {
+                gtap_wire_writer wr;
+                gtap_wire_batch_begin(&wr, gtap_gn.out_buf, cap, GTAP_WIRE_RESULTS, gtap_gn.hash);
+                wr.used = used;
+                wr.count = count;
+                gtap_wire_batch_update(&wr);
+            }
+            gtap_gn_post(a, lane, GTAP_NODE_MSG_COMPLETION, origin, gtap_gn.out_buf, used);
+            used = GTAP_WIRE_BATCH_HEADER_BYTES;
+            count = 0;
+            origin = GTAP_NO_TASK;
+        } else if (n == 0) {
+            a->failed = __LINE__; /* one result larger than a message: cannot happen (R5) */
+            break;
+        }
     }
+    if (count) {
+        if (lane == 0) {
+            gtap_wire_writer wr;
+            gtap_wire_batch_begin(&wr, gtap_gn.out_buf, cap, GTAP_WIRE_RESULTS, gtap_gn.hash);
+            wr.used = used;
+            wr.count = count;
+            gtap_wire_batch_update(&wr);
+        }
+        gtap_gn_post(a, lane, GTAP_NODE_MSG_COMPLETION, origin, gtap_gn.out_buf, used);
+    }
+    a->holds = __shfl_sync(GTAP_GN_FULL, a->holds, 0);
     gtap_gn_publish(sh, a->w, lane);
     return handled;
 #endif
