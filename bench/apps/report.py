@@ -373,7 +373,7 @@ def summary(out):
                 continue
             found[(exp, r["table"], r["series"], float(r["x"]))] = r
             if exp == "check":  # index by program and implementation as well
-                found[("check", r["app"], r["impl"], float(r["n"]))] = r
+                found[("check", r["app"], r["series"], float(r["n"]))] = r  # series tells variants apart
     path = os.path.join(out, "summary.md")
     with open(path, "w") as f:
         f.write("# GTaP applications on the H200: summary against the paper (DESIGN.md section 8)\n\n")
