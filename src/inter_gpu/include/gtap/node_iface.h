@@ -19,7 +19,7 @@
  *    the first slot). A message never wraps around the end of the ring: when it would, the
  *    producer first fills the rest of the ring with one PAD message, which consumers skip.
  *    A message spans at most GTAP_NODE_MAX_MESSAGE_SLOTS slots, so its payload is at most
- *    GTAP_NODE_MAX_MESSAGE_BYTES (16,368 bytes). Larger content is split by the producer.
+ *    GTAP_NODE_MAX_MESSAGE_BYTES (65,520 bytes). Larger content is split by the producer.
  * N3 A consumer must finish reading a message before it publishes a head past it; the
  *    producer may overwrite the slots at once afterwards.
  * N4 Idleness. status.idle is written by the node only: 1 when it holds no runnable task,
