@@ -22,10 +22,12 @@
  *   - drains the done ring (imported tasks that finished) into COMPLETION batches;
  *   - posts ROOT_DONE (rank 0) when the root finished, keeps status.idle (N4) and
  *     status.hungry (N9), and ends the run on STOP by setting ctl->terminate.
- * Every lane takes part in copies; lane 0 makes the decisions and the atomics, and shares
- * what the other lanes need through shuffles, so the loop is warp-uniform (every decision,
- * the clock included, comes from lane 0: lanes that disagree meet in different collective
- * calls, which once corrupted an outbox message).
+ * Work per record is spread over the lanes, 32 records a round (each lane serializes,
+ * fills, completes or frees its own; bench/NOTES.md step 11), and every lane takes part in
+ * copies. Lane 0 makes the decisions, owns the agent's deque and backlog, and shares what
+ * the other lanes need through shuffles, so the loop is warp-uniform (every decision, the
+ * clock included, comes from lane 0 or from a warp vote: lanes that disagree meet in
+ * different collective calls, which once corrupted an outbox message).
  *
  * Active-count accounting: the agent owns `holds` increments of ctl->active: one while its
  * own deque has published entries (as any worker), plus one per successful steal until the
@@ -392,6 +394,37 @@ GTAP_DEV uint32_t gtap_gn_is_hungry(gtap_gn_agent *a, uint32_t lane)
 
 /* ---- EXPORT_REQUEST (N6) -------------------------------------------------------------------- */
 
+/* Checks the header of the wire batch of `kind` that fills in_buf (as gtap_wire_batch_open,
+ * with aligned loads: the GPU is little-endian like the format). Warp-collective; returns 1
+ * with the entry count and the batch's byte count in every lane, or 0. */
+GTAP_DEV int gtap_gn_batch_open(uint32_t kind, uint32_t lane, uint32_t *bytes, uint32_t *count)
+{
+    const unsigned char *buf = gtap_gn.in_buf;
+    uint32_t good = 0, n = 0, b = *bytes;
+    if (lane == 0 && b >= GTAP_WIRE_BATCH_HEADER_BYTES) {
+        const uint32_t *w = (const uint32_t *)buf;
+        good = w[0] == GTAP_WIRE_MAGIC && (w[1] & 0xffffu) == GTAP_WIRE_VERSION && (w[1] >> 16) == kind &&
+               w[3] >= GTAP_WIRE_BATCH_HEADER_BYTES && w[3] <= b && *(const uint64_t *)(buf + 16) == gtap_gn.hash;
+        n = w[2];
+        b = w[3];
+    }
+    *count = __shfl_sync(GTAP_GN_FULL, n, 0);
+    *bytes = __shfl_sync(GTAP_GN_FULL, b, 0);
+    return (int)__shfl_sync(GTAP_GN_FULL, good, 0);
+}
+
+/* Writes the header of the batch of `kind` built in out_buf: count entries, used bytes. */
+GTAP_DEV void gtap_gn_batch_close(uint32_t kind, uint32_t lane, uint32_t used, uint32_t count)
+{
+    if (lane == 0) {
+        gtap_wire_writer wr;
+        gtap_wire_batch_begin(&wr, gtap_gn.out_buf, used, kind, gtap_gn.hash);
+        wr.used = used;
+        wr.count = count;
+        gtap_wire_batch_update(&wr);
+    }
+}
+
 /* Copies bytes from 8-aligned src to dst as 8-byte words, the last one zero-padded (wire
  * entries pad payloads and results to 8 bytes with zeros). */
 GTAP_DEV void gtap_gn_copy_padded(uint64_t *dst, const unsigned char *src, uint32_t bytes)
@@ -425,14 +458,14 @@ GTAP_DEV void gtap_gn_put_task(uint32_t offset, uint32_t id, uint32_t fn, uint32
  * become stubs; records that may not migrate, or do not fit the message, go back to the
  * agent's deque. */
 GTAP_GN_COLD void gtap_gn_export(gtap_gn_agent *a, gtap_warp_sh *sh, uint32_t lane, gtap_sched_rng *rng,
-                                 uint32_t req, uint32_t max_tasks, uint32_t max_bytes, uint32_t flags)
+                                 uint32_t req, uint32_t max_tasks, uint32_t max_bytes, uint32_t req_flags)
 {
     const uint32_t nq = (uint32_t)gtap_dev.num_queues;
     if (max_bytes > GTAP_NODE_MAX_MESSAGE_BYTES)
         max_bytes = GTAP_NODE_MAX_MESSAGE_BYTES;
     uint32_t taken = 0, full = 0, used = GTAP_WIRE_BATCH_HEADER_BYTES;
     const uint64_t t0 = gtap_gn_now(lane);
-    if (!(flags & GTAP_NODE_EXPORT_THIEF_IDLE) && gtap_gn_active_workers(a, lane) < (int32_t)(a->nworkers / 2)) {
+    if (!(req_flags & GTAP_NODE_EXPORT_THIEF_IDLE) && gtap_gn_active_workers(a, lane) < (int32_t)(a->nworkers / 2)) {
         max_tasks = 0; /* N9: a node short of work gives none to a thief that has some */
         a->exports_refused++;
     }
@@ -537,13 +570,7 @@ GTAP_GN_COLD void gtap_gn_export(gtap_gn_agent *a, gtap_warp_sh *sh, uint32_t la
             used += __shfl_sync(GTAP_GN_FULL, end, 31 - __clz(shipped));
         a->holds = __shfl_sync(GTAP_GN_FULL, a->holds, 0);
     }
-    if (lane == 0) {
-        gtap_wire_writer wr;
-        gtap_wire_batch_begin(&wr, gtap_gn.out_buf, max_bytes, GTAP_WIRE_TASKS, gtap_gn.hash);
-        wr.used = used;
-        wr.count = taken;
-        gtap_wire_batch_update(&wr);
-    }
+    gtap_gn_batch_close(GTAP_WIRE_TASKS, lane, used, taken);
     gtap_gn_publish(sh, a->w, lane);
     if (lane == 0)
         gtap_gn_settle(a);
@@ -589,20 +616,13 @@ GTAP_DEV int gtap_gn_walk(const unsigned char *buf, uint32_t bytes, uint32_t *po
 
 GTAP_GN_COLD void gtap_gn_import(gtap_gn_agent *a, gtap_warp_sh *sh, uint32_t lane, uint32_t bytes)
 {
-    /* As gtap_gn_results: lane 0 checks the header and walks the entries 32 at a time; each
-     * lane allocates and fills one record; lane 0 queues them. */
+    /* As gtap_gn_results: 32 entries a round; each lane checks, allocates and fills one
+     * record; lane 0 queues them. */
     const unsigned char *buf = gtap_gn.in_buf;
-    uint32_t count = 0, good = 0;
-    if (lane == 0 && bytes >= GTAP_WIRE_BATCH_HEADER_BYTES) {
-        const uint32_t *w = (const uint32_t *)buf;
-        good = w[0] == GTAP_WIRE_MAGIC && (w[1] & 0xffffu) == GTAP_WIRE_VERSION && (w[1] >> 16) == GTAP_WIRE_TASKS &&
-               w[3] >= GTAP_WIRE_BATCH_HEADER_BYTES && w[3] <= bytes && *(const uint64_t *)(buf + 16) == gtap_gn.hash;
-        count = w[2];
-        bytes = w[3];
+    uint32_t count;
+    uint32_t good = (uint32_t)gtap_gn_batch_open(GTAP_WIRE_TASKS, lane, &bytes, &count);
+    if (lane == 0)
         gtap_mag_expect_unknown(&sh->mag); /* enough free ids for the batch */
-    }
-    good = __shfl_sync(GTAP_GN_FULL, good, 0);
-    count = __shfl_sync(GTAP_GN_FULL, count, 0);
     uint32_t pos = GTAP_WIRE_BATCH_HEADER_BYTES, done = 0, exhausted = 0;
     while (good && !exhausted && done < count) {
         const uint32_t n = count - done < 32 ? count - done : 32;
@@ -683,21 +703,11 @@ GTAP_GN_COLD void gtap_gn_import(gtap_gn_agent *a, gtap_warp_sh *sh, uint32_t la
 
 GTAP_GN_COLD void gtap_gn_results(gtap_gn_agent *a, gtap_warp_sh *sh, uint32_t lane, uint32_t bytes)
 {
-    /* The batch header and the entries are read with aligned loads (entries are 8-aligned;
-     * the GPU is little-endian like the wire format). Lane 0 walks the entries 32 at a time,
-     * checking each as gtap_wire_batch_open does and handing its offset over in shared
-     * memory; then each lane completes one stub (bench/NOTES.md, step 11). */
+    /* 32 entries a round: gtap_gn_walk finds their offsets (handed over in shared memory),
+     * then each lane checks and completes one stub (bench/NOTES.md, step 11). */
     const unsigned char *buf = gtap_gn.in_buf;
-    uint32_t count = 0, good = 0;
-    if (lane == 0 && bytes >= GTAP_WIRE_BATCH_HEADER_BYTES) {
-        const uint32_t *w = (const uint32_t *)buf;
-        good = w[0] == GTAP_WIRE_MAGIC && (w[1] & 0xffffu) == GTAP_WIRE_VERSION && (w[1] >> 16) == GTAP_WIRE_RESULTS &&
-               w[3] >= GTAP_WIRE_BATCH_HEADER_BYTES && w[3] <= bytes && *(const uint64_t *)(buf + 16) == gtap_gn.hash;
-        count = w[2];
-        bytes = w[3];
-    }
-    good = __shfl_sync(GTAP_GN_FULL, good, 0);
-    count = __shfl_sync(GTAP_GN_FULL, count, 0);
+    uint32_t count;
+    uint32_t good = (uint32_t)gtap_gn_batch_open(GTAP_WIRE_RESULTS, lane, &bytes, &count);
     uint32_t pos = GTAP_WIRE_BATCH_HEADER_BYTES, done = 0;
     while (good && done < count) {
         const uint32_t n = count - done < 32 ? count - done : 32;
@@ -814,13 +824,7 @@ GTAP_GN_COLD uint32_t gtap_gn_drain_done(gtap_gn_agent *a, gtap_warp_sh *sh, uin
         }
         if ((other || over) && count) {
             /* another origin or a full message: post this one, go on with a new one */
-            if (lane == 0) {
-                gtap_wire_writer wr;
-                gtap_wire_batch_begin(&wr, gtap_gn.out_buf, cap, GTAP_WIRE_RESULTS, gtap_gn.hash);
-                wr.used = used;
-                wr.count = count;
-                gtap_wire_batch_update(&wr);
-            }
+            gtap_gn_batch_close(GTAP_WIRE_RESULTS, lane, used, count);
             gtap_gn_post(a, lane, GTAP_NODE_MSG_COMPLETION, origin, gtap_gn.out_buf, used);
             used = GTAP_WIRE_BATCH_HEADER_BYTES;
             count = 0;
@@ -831,13 +835,7 @@ GTAP_GN_COLD uint32_t gtap_gn_drain_done(gtap_gn_agent *a, gtap_warp_sh *sh, uin
         }
     }
     if (count) {
-        if (lane == 0) {
-            gtap_wire_writer wr;
-            gtap_wire_batch_begin(&wr, gtap_gn.out_buf, cap, GTAP_WIRE_RESULTS, gtap_gn.hash);
-            wr.used = used;
-            wr.count = count;
-            gtap_wire_batch_update(&wr);
-        }
+        gtap_gn_batch_close(GTAP_WIRE_RESULTS, lane, used, count);
         gtap_gn_post(a, lane, GTAP_NODE_MSG_COMPLETION, origin, gtap_gn.out_buf, used);
     }
     a->holds = __shfl_sync(GTAP_GN_FULL, a->holds, 0);
