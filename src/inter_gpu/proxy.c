@@ -219,8 +219,8 @@ static void handle_net(int src, uint8_t *buf, int len)
     case GTAP_PROTO_STEAL_REQ: {
         uint32_t node_req, lim[3];
         P.st.requests_received++;
-        /* S3: a victim with nothing (or not in this run, or whose node has not answered
-         * the export requests it already has) says so at once */
+        /* S3: a victim that cannot ask its node (not in this run, or 4 requests owed)
+         * answers "busy" at once, one whose node is idle "nothing" */
         if (!in_run(h.epoch) || P.stop_epoch >= h.epoch) {
             gtap_proxy_send(src, GTAP_PROTO_STEAL_REPLY, h.epoch, h.arg0, GTAP_PROTO_REPLY_BUSY, NULL, 0);
             P.st.declined_not_running++;

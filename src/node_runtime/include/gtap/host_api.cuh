@@ -256,12 +256,14 @@ static inline cudaError_t gtap_validate_config(const gtap_block_config &config)
 /* The default grid is sized by an occupancy probe kernel; an entry kernel that needs more
  * registers (task functions, or the GPU node's agent in distributed builds) may fit fewer
  * blocks per SM. A persistent kernel's late blocks would only start once others exit, so
- * with the default grid the launch is lowered to what fits at once (cached per kernel;
- * GTAP_STATS=1 says so). An explicit grid is launched as given. */
+ * with the default grid the launch is lowered to what fits at once (cached per kernel and
+ * geometry; GTAP_STATS=1 says so). An explicit grid is launched as given. */
 static inline int gtap_fit_default_grid(const void *kernel, int grid, int block, size_t smem)
 {
     static struct {
         const void *kernel;
+        int block;
+        size_t smem;
         int fit;
     } cache[16];
     static int cached;
@@ -269,7 +271,7 @@ static inline int gtap_fit_default_grid(const void *kernel, int grid, int block,
         return grid;
     int fit = -1;
     for (int i = 0; i < cached; i++)
-        if (cache[i].kernel == kernel)
+        if (cache[i].kernel == kernel && cache[i].block == block && cache[i].smem == smem)
             fit = cache[i].fit;
     if (fit < 0) {
         int per_sm = 0, dev = 0, sms = 0;
@@ -285,6 +287,8 @@ static inline int gtap_fit_default_grid(const void *kernel, int grid, int block,
                     "memory); launching %d blocks instead of the default %d\n", fit, block, fit, grid);
         if (cached < (int)(sizeof cache / sizeof cache[0])) {
             cache[cached].kernel = kernel;
+            cache[cached].block = block;
+            cache[cached].smem = smem;
             cache[cached].fit = fit;
             cached++;
         }
