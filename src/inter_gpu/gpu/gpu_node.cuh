@@ -30,7 +30,8 @@
  * different collective calls, which once corrupted an outbox message).
  *
  * Active-count accounting: the agent owns `holds` increments of ctl->active: one while its
- * own deque has published entries (as any worker), plus one per successful steal until the
+ * own deque has published entries or its backlog is not empty (as any worker holding
+ * tasks), plus one per successful steal until the
  * stolen tasks are shipped or re-queued. With holds == 0 and ctl->active == 0 the node holds
  * no task anywhere (docs/termination.md), which is N4's "idle".
  */
