@@ -251,16 +251,7 @@ GTAP_DEV void gtap_gn_publish(gtap_warp_sh *sh, uint32_t w, uint32_t lane)
         return;
     }
     gtap_fence_acq_rel(); /* release: records and ring entries before the thieves' claims */
-    for (uint32_t q = 0; q < nq; q++) {
-        uint32_t k = (uint32_t)sh->spawned[q];
-        if (k)
-            gtap_q_publish_warp(sh, w, q, k, lane);
-    }
-    __syncwarp();
-    if (lane == 0)
-        for (uint32_t q = 0; q < nq; q++)
-            sh->spawned[q] = 0;
-    __syncwarp();
+    gtap_thread_publish_spawned(sh, w, lane, 0, 0);
 }
 
 /* Gives back the active-count increments the agent no longer needs: all of them once its

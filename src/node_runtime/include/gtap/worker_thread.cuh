@@ -274,6 +274,19 @@ GTAP_DEV void gtap_thread_drop_spawned(gtap_warp_sh *sh, uint32_t lane)
     __syncwarp();
 }
 
+/* Publishes this iteration's new entries of every queue but the `keep` newest of queue qk
+ * (the caller runs those next) and forgets the counts. Warp-collective; the caller has
+ * fenced (release) if anything is published. Also the GPU node's agent's publish step. */
+GTAP_DEV void gtap_thread_publish_spawned(gtap_warp_sh *sh, uint32_t w, uint32_t lane, uint32_t qk, uint32_t keep)
+{
+    for (uint32_t q = 0; q < (uint32_t)gtap_dev.num_queues; q++) {
+        uint32_t n = (uint32_t)sh->spawned[q] - (q == qk ? keep : 0);
+        if (n)
+            gtap_q_publish_warp(sh, w, q, n, lane);
+    }
+    gtap_thread_drop_spawned(sh, lane);
+}
+
 /* Step 5: keeps up to 32 new tasks as the next batch and publishes the rest. */
 GTAP_DEV uint32_t gtap_thread_publish(gtap_warp_sh *sh, uint32_t w, uint32_t lane, uint32_t *cur,
                                       uint32_t *my_task)
@@ -326,16 +339,7 @@ GTAP_DEV uint32_t gtap_thread_publish(gtap_warp_sh *sh, uint32_t w, uint32_t lan
     if (lane < keep)
         *my_task = gtap_ring_of(w, qk)[gtap_q_slot_pos(sh, qk, nk - keep + lane) & gtap_dev.ring_mask];
     __syncwarp(); /* kept entries read before the publish below may move tail past them */
-    for (uint32_t q = 0; q < nq; q++) {
-        uint32_t n = (uint32_t)sh->spawned[q] - (q == qk ? keep : 0);
-        if (n)
-            gtap_q_publish_warp(sh, w, q, n, lane);
-    }
-    __syncwarp();
-    if (lane == 0)
-        for (uint32_t q = 0; q < nq; q++)
-            sh->spawned[q] = 0;
-    __syncwarp();
+    gtap_thread_publish_spawned(sh, w, lane, qk, keep);
     *cur = qk;
     return keep;
 }
