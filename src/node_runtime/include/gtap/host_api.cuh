@@ -296,6 +296,43 @@ static inline int gtap_fit_default_grid(const void *kernel, int grid, int block,
     return fit > 0 && fit < grid ? fit : grid;
 }
 
+/* Task code may recurse (N-Queens' sequential search below its cutoff), and the depth of a
+ * recursion is not in the kernel's static stack size, so CUDA's per-thread stack limit must
+ * leave room for it beyond the frames of the runtime itself, which grow with the scheduler
+ * and (distributed builds) the GPU node's agent. gtap_launch makes the limit at least the
+ * entry kernel's static stack plus GTAP_STACK_BYTES (1024, CUDA's default limit) once per
+ * kernel; the limit only grows. Returns 0, or a CUDA error with a message. */
+static inline int gtap_size_stack(const void *kernel)
+{
+    static const void *sized[16];
+    static int nsized;
+    for (int i = 0; i < nsized; i++)
+        if (sized[i] == kernel)
+            return 0;
+    cudaFuncAttributes fa;
+    size_t cur = 0;
+    const long long extra = gtap_host_env_ll("GTAP_STACK_BYTES", 1024);
+    if (extra < 0 || extra > (1 << 20)) {
+        fprintf(stderr, "gtap: error: GTAP_STACK_BYTES=%lld is not in [0, 1048576]\n", extra);
+        return (int)cudaErrorInvalidValue;
+    }
+    cudaError_t e = cudaFuncGetAttributes(&fa, kernel);
+    if (e == cudaSuccess)
+        e = cudaDeviceGetLimit(&cur, cudaLimitStackSize);
+    const size_t need = (e == cudaSuccess ? fa.localSizeBytes : 0) + (size_t)extra;
+    if (e == cudaSuccess && need > cur)
+        e = cudaDeviceSetLimit(cudaLimitStackSize, need);
+    if (e != cudaSuccess) {
+        fprintf(stderr, "gtap: error: cannot set the per-thread stack to %zu bytes (the entry kernel's %zu plus "
+                "GTAP_STACK_BYTES=%lld): %s\n", need, e == cudaSuccess ? (size_t)fa.localSizeBytes : (size_t)0,
+                extra, cudaGetErrorString(e));
+        return (int)e;
+    }
+    if (nsized < (int)(sizeof sized / sizeof sized[0]))
+        sized[nsized++] = kernel;
+    return 0;
+}
+
 /* Launches kernel (which contains `#pragma gtap entry`) with the configured geometry. */
 template <typename... KernelArgs, typename... Args>
 static inline cudaError_t gtap_launch(void (*kernel)(KernelArgs...), Args &&...args)
@@ -322,6 +359,8 @@ static inline cudaError_t gtap_launch(void (*kernel)(KernelArgs...), Args &&...a
     smem = gtap_block_dynamic_smem;
 #endif
     grid = gtap_fit_default_grid((const void *)kernel, grid, block, smem);
+    if (int e = gtap_size_stack((const void *)kernel))
+        return (cudaError_t)e;
     kernel<<<grid, block, smem, gtap_launch_stream>>>(static_cast<KernelArgs>(std::forward<Args>(args))...);
     return cudaGetLastError();
 }
