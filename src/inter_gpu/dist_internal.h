@@ -22,7 +22,8 @@ typedef struct gtap_dist_config {
     uint64_t delay_seed;     /* GTAP_DIST_DELAY_SEED: nonzero = inject random proxy delays */
     uint32_t delay_max_us;   /* GTAP_DIST_DELAY_MAX_US (300) */
     uint32_t proxy_sleep_us; /* GTAP_DIST_PROXY_SLEEP_US: longest idle sleep of the proxy (50) */
-    uint32_t ring_slots;     /* GTAP_DIST_RING_SLOTS (1024) */
+    uint32_t ring_slots;     /* GTAP_DIST_RING_SLOTS (2048) */
+    int quiet_agent_sm;      /* GTAP_DIST_QUIET_AGENT_SM (1): workers beside the agent sit out */
     int fake_node_size;      /* GTAP_DIST_FAKE_NODE_SIZE: pretend hosts of this many ranks */
     uint64_t steal_backoff_ns; /* GTAP_DIST_STEAL_BACKOFF_US: first back-off after a failed steal */
     uint64_t steal_backoff_max_ns; /* GTAP_DIST_STEAL_BACKOFF_MAX_US: longest back-off (64 x the first;

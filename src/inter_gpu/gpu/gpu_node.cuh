@@ -70,6 +70,7 @@ typedef struct gtap_gnode_dev {
     const gtap_gnode_fn *fns;     /* [num_functions] */
     uint32_t num_functions;
     uint32_t result_stride;       /* bytes per import result buffer (8-aligned) */
+    uint32_t profile;             /* GTAP_DIST_AGENT_PROFILE: print the time per step at a run's end */
     gtap_gnode_origin *origins;   /* [num_records + 1]: imported records */
     unsigned char *results;       /* [num_records + 1][result_stride]: their results */
     uint32_t *stub_seq;           /* [num_records + 1]: sequence number of a live stub, 0 = none */
@@ -114,7 +115,66 @@ typedef struct gtap_gn_agent {
     uint32_t backlog_head, backlog_n; /* lane 0's: gtap_gn.backlog ring (a record is in it once) */
     uint64_t segments_base;      /* status.segments at the start of the run */
     uint32_t w, nworkers;
+    uint64_t prof[13];           /* GTAP_DIST_AGENT_PROFILE: ns per step (GTAP_GN_P_*) and counts */
 } gtap_gn_agent;
+
+/* The agent's steps as GTAP_DIST_AGENT_PROFILE reports them (bench/NOTES.md step 12 found
+ * where its time went with them). GTAP_GN_T0() starts a stopwatch in the current scope,
+ * GTAP_GN_T(a, step) adds the time since the last mark to the step; both warp-uniform. */
+enum {
+    GTAP_GN_P_INBOX, GTAP_GN_P_EXPORT, GTAP_GN_P_EXPORT_STEAL, GTAP_GN_P_EXPORT_PUBLISH, GTAP_GN_P_EXPORT_POST,
+    GTAP_GN_P_IMPORT, GTAP_GN_P_RESULTS, GTAP_GN_P_DRAIN, GTAP_GN_P_LOOP, GTAP_GN_P_SLEEP,
+    GTAP_GN_P_N_EXPORTS, GTAP_GN_P_N_IMPORTS, GTAP_GN_P_N_RESULTS
+};
+#define GTAP_GN_T0() uint64_t gtap_gn_mark = gtap_gn.profile ? gtap_gn_now(lane) : 0
+#define GTAP_GN_T(a_, step)                                                                                    \
+    do {                                                                                                       \
+        if (gtap_gn.profile) {                                                                                 \
+            const uint64_t t_ = gtap_gn_now(lane);                                                             \
+            (a_)->prof[step] += t_ - gtap_gn_mark;                                                             \
+            gtap_gn_mark = t_;                                                                                 \
+        }                                                                                                      \
+    } while (0)
+
+/* ---- copies between device memory and the mapped rings ------------------------------------- */
+
+/* Loads each lane keeps in flight before it stores them. A loop of load-then-store waits a
+ * full round trip per 16-byte word (1-2 us over PCIe, about 1 us from L2 on a GPU whose
+ * workers saturate the memory system): ~130 round trips per lane for a 64 KiB message,
+ * most of an export's or an import's time (bench/NOTES.md, step 12). */
+#define GTAP_GN_COPY_DEPTH 8u
+
+/* dst[0, chunks) = the 16-byte words at sys_src (mapped host memory). Warp-collective. */
+GTAP_DEV void gtap_gn_copy_in(uint4 *dst, const unsigned char *sys_src, uint32_t chunks, uint32_t lane)
+{
+    for (uint32_t base = lane; base < chunks; base += 32 * GTAP_GN_COPY_DEPTH) {
+        uint4 v[GTAP_GN_COPY_DEPTH];
+#pragma unroll
+        for (uint32_t k = 0; k < GTAP_GN_COPY_DEPTH; k++)
+            if (base + 32 * k < chunks)
+                v[k] = gtap_ld_relaxed_sys_v4(sys_src + 16 * (base + 32 * k));
+#pragma unroll
+        for (uint32_t k = 0; k < GTAP_GN_COPY_DEPTH; k++)
+            if (base + 32 * k < chunks)
+                dst[base + 32 * k] = v[k];
+    }
+}
+
+/* The 16-byte words src[0, chunks) to sys_dst (mapped host memory). Warp-collective. */
+GTAP_DEV void gtap_gn_copy_out(unsigned char *sys_dst, const uint4 *src, uint32_t chunks, uint32_t lane)
+{
+    for (uint32_t base = lane; base < chunks; base += 32 * GTAP_GN_COPY_DEPTH) {
+        uint4 v[GTAP_GN_COPY_DEPTH];
+#pragma unroll
+        for (uint32_t k = 0; k < GTAP_GN_COPY_DEPTH; k++)
+            if (base + 32 * k < chunks)
+                v[k] = src[base + 32 * k];
+#pragma unroll
+        for (uint32_t k = 0; k < GTAP_GN_COPY_DEPTH; k++)
+            if (base + 32 * k < chunks)
+                gtap_st_relaxed_sys_v4(sys_dst + 16 * (base + 32 * k), v[k]);
+    }
+}
 
 /* ---- outbox (N1, N2): warp-collective ---------------------------------------------------- */
 
@@ -151,8 +211,7 @@ GTAP_GN_COLD void gtap_gn_post(gtap_gn_agent *a, uint32_t lane, unsigned kind, u
         gtap_st_relaxed_sys_v4(slot, make_uint4(kind | (need << 16), bytes, arg, a->out_seq));
     a->out_seq++;
     const uint32_t chunks = (bytes + 15) / 16;
-    for (uint32_t i = lane; i < chunks; i += 32)
-        gtap_st_relaxed_sys_v4(slot + GTAP_NODE_MSG_HEADER_BYTES + 16 * i, ((const uint4 *)payload)[i]);
+    gtap_gn_copy_out(slot + GTAP_NODE_MSG_HEADER_BYTES, (const uint4 *)payload, chunks, lane);
     __threadfence_system(); /* every lane: its slot stores before the tail below */
     __syncwarp();
     a->out_pos += pad + need;
@@ -200,8 +259,7 @@ GTAP_GN_COLD int gtap_gn_inbox_next(gtap_gn_agent *a, uint32_t lane, uint32_t *a
          * which it learned through a shuffle (not a memory operation). */
         __threadfence_system();
         const uint32_t chunks = (h.y + 15) / 16;
-        for (uint32_t i = lane; i < chunks; i += 32)
-            ((uint4 *)gtap_gn.in_buf)[i] = gtap_ld_relaxed_sys_v4(slot + GTAP_NODE_MSG_HEADER_BYTES + 16 * i);
+        gtap_gn_copy_in((uint4 *)gtap_gn.in_buf, slot + GTAP_NODE_MSG_HEADER_BYTES, chunks, lane);
         __syncwarp(); /* in_buf is complete for lane 0, which parses it */
         *arg = h.z;
         *bytes = h.y;
@@ -224,6 +282,39 @@ GTAP_DEV void gtap_gn_inbox_pop(gtap_gn_agent *a, uint32_t lane, uint32_t nslots
 GTAP_DEV void gtap_gn_free(uint32_t id)
 {
     gtap_pool_free_remote(id); /* to its owner's list (the agent's own ids too) */
+}
+
+/* Frees the records the lanes name (id; GTAP_NO_TASK: none). Ids of the agent's own pool,
+ * which imports allocate from, go back as one chain with one CAS on its list head: 32 lanes
+ * pushing one head took turns, up to 32 round trips of a few microseconds each on a busy
+ * GPU (bench/NOTES.md, step 12). Other ids go to their owners one by one. Warp-collective. */
+GTAP_DEV void gtap_gn_free_warp(gtap_gn_agent *a, uint32_t lane, uint32_t id)
+{
+    const int mine = id != GTAP_NO_TASK && gtap_pool_owner(id) == a->w;
+    if (id != GTAP_NO_TASK && !mine)
+        gtap_pool_free_remote(id);
+    const uint32_t m = __ballot_sync(GTAP_GN_FULL, mine);
+    if (m == 0)
+        return;
+    const uint32_t above = lane < 31 ? m & (0xfffffffeu << lane) : 0u;
+    const uint32_t next = __shfl_sync(GTAP_GN_FULL, id, above ? (uint32_t)__ffs(above) - 1u : 0u);
+    if (mine && above)
+        *gtap_free_link(id) = next + 1u; /* the chain runs up the lanes */
+    const uint32_t first = __shfl_sync(GTAP_GN_FULL, id, (uint32_t)__ffs(m) - 1u);
+    gtap_fence_acq_rel(); /* release: each lane's link before the chain becomes reachable */
+    __syncwarp();
+    if (lane == 31u - (uint32_t)__clz(m)) { /* the chain's last record points at the old head */
+        uint32_t *head = &gtap_pool_worker_of(a->w)->remote_head;
+        uint32_t old = gtap_ld_relaxed_u32(head);
+        for (;;) {
+            *gtap_free_link(id) = old;
+            gtap_fence_acq_rel(); /* release: the links before the chain becomes reachable */
+            const uint32_t cur = atomicCAS(head, old, first + 1u);
+            if (cur == old)
+                break;
+            old = cur;
+        }
+    }
 }
 
 /* Makes sure the agent is counted active before it publishes tasks. Lane 0. */
@@ -323,21 +414,25 @@ GTAP_DEV int gtap_gn_apply_result(gtap_gn_agent *a, uint64_t origin_task, const 
     return 0; /* nothing is exported with a completion in these builds */
 #else
     const uint32_t id = (uint32_t)origin_task, seq = (uint32_t)(origin_task >> 32);
+    if (id >= gtap_dev.num_records + 1u || seq == 0)
+        return 0;
+    /* The stub's header is read together with the claim below, not after it (a round trip
+     * less): a live stub's header was written before its task was exported, so before this
+     * result existed, and it does not change until the claim. */
+    gtap_task_header *h = gtap_header(id);
+    const uint32_t fs = h->fn_state, fn = fs & 0xffffu, parent = h->parent;
+    void *dst = (void *)(uintptr_t)h->result_dst;
     /* check and clear at once: two entries naming one stub (a protocol error) cannot both
      * complete it when lanes apply a batch in parallel */
-    if (id >= gtap_dev.num_records + 1u || seq == 0 || atomicCAS(&gtap_gn.stub_seq[id], seq, 0u) != seq)
+    if (atomicCAS(&gtap_gn.stub_seq[id], seq, 0u) != seq)
         return 0;
-    gtap_task_header *h = gtap_header(id);
-    const uint32_t fs = h->fn_state, fn = fs & 0xffffu;
     if ((fs >> 16) != GTAP_STATE_MIGRATED || fn >= gtap_gn.num_functions ||
         result_bytes > gtap_gn.fns[fn].result_size)
         return 0;
-    void *dst = (void *)(uintptr_t)h->result_dst;
     if (dst && result_bytes)
         gtap_copy_result(dst, result, result_bytes);
     if (flags & GTAP_WIRE_RESULT_DETACHED) /* T2; read by this agent only (ROOT_DONE, COMPLETION) */
         gtap_st_relaxed_u32(&gtap_nh.words->detached, a->launch_tag);
-    const uint32_t parent = h->parent;
     if (parent >= gtap_dev.num_records + 1u)
         return 0; /* stubs are made only of tasks with a local parent */
     gtap_task_header *ph = gtap_header(parent);
@@ -355,14 +450,18 @@ GTAP_DEV int gtap_gn_apply_result(gtap_gn_agent *a, uint64_t origin_task, const 
 #endif
 }
 
-/* Lane 0 queues the parents that lanes found ready (gtap_gn_apply_result). */
+/* Lane 0 queues the parents that lanes found ready (gtap_gn_apply_result). Each lane reads
+ * its parent's continuation queue first: lane 0 reading them one after another cost a
+ * round trip per parent, most of a RESULTS batch's time (bench/NOTES.md, step 12). */
 GTAP_DEV void gtap_gn_push_ready(gtap_gn_agent *a, gtap_warp_sh *sh, uint32_t lane, uint32_t ready)
 {
     uint32_t pending = __ballot_sync(GTAP_GN_FULL, ready != GTAP_NO_TASK);
+    const uint32_t cq = ready != GTAP_NO_TASK ? gtap_header(ready)->cont_queue : 0u;
     while (pending) {
-        const uint32_t id = __shfl_sync(GTAP_GN_FULL, ready, __ffs(pending) - 1);
+        const uint32_t l = (uint32_t)__ffs(pending) - 1u;
+        const uint32_t id = __shfl_sync(GTAP_GN_FULL, ready, l), q = __shfl_sync(GTAP_GN_FULL, cq, l);
         if (lane == 0)
-            gtap_gn_push(a, sh, gtap_header(id)->cont_queue, id);
+            gtap_gn_push(a, sh, q, id);
         pending &= pending - 1u;
     }
 }
@@ -461,6 +560,7 @@ GTAP_GN_COLD void gtap_gn_export(gtap_gn_agent *a, gtap_warp_sh *sh, uint32_t la
         max_tasks = 0; /* N9: a node short of work gives none to a thief that has some */
         a->exports_refused++;
     }
+    GTAP_GN_T0();
     for (uint32_t round = 0; round < 8 && taken < max_tasks && !full;) {
         uint32_t victim = gtap_sched_rand(rng) % a->nworkers;
         uint32_t q = nq > 1 ? gtap_sched_rand(rng) % nq : 0;
@@ -562,16 +662,20 @@ GTAP_GN_COLD void gtap_gn_export(gtap_gn_agent *a, gtap_warp_sh *sh, uint32_t la
             used += __shfl_sync(GTAP_GN_FULL, end, 31 - __clz(shipped));
         a->holds = __shfl_sync(GTAP_GN_FULL, a->holds, 0);
     }
+    GTAP_GN_T(a, GTAP_GN_P_EXPORT_STEAL);
     gtap_gn_batch_close(GTAP_WIRE_TASKS, lane, used, taken);
     gtap_gn_publish(sh, a->w, lane);
     if (lane == 0)
         gtap_gn_settle(a);
+    GTAP_GN_T(a, GTAP_GN_P_EXPORT_PUBLISH);
     a->holds = __shfl_sync(GTAP_GN_FULL, a->holds, 0);
     a->failed = __shfl_sync(GTAP_GN_FULL, a->failed, 0);
     a->exported += taken;
     if (taken == 0 && max_tasks)
         a->exports_empty++;
     gtap_gn_post(a, lane, GTAP_NODE_MSG_EXPORTED, req, gtap_gn.out_buf, used);
+    GTAP_GN_T(a, GTAP_GN_P_EXPORT_POST);
+    a->prof[GTAP_GN_P_N_EXPORTS]++;
     a->export_ns += gtap_gn_now(lane) - t0;
 }
 
@@ -778,7 +882,7 @@ GTAP_GN_COLD uint32_t gtap_gn_drain_done(gtap_gn_agent *a, gtap_warp_sh *sh, uin
         const uint32_t over = __ballot_sync(GTAP_GN_FULL, bytes && used + end > cap);
         if (over)
             n = (uint32_t)__ffs(over) - 1u;
-        uint32_t ready = GTAP_NO_TASK, ok = 1;
+        uint32_t ready = GTAP_NO_TASK, ok = 1, dead = GTAP_NO_TASK;
         if (lane < n) {
             const unsigned char *rp = gtap_gn.results + (size_t)id * gtap_gn.result_stride;
             if (self) {
@@ -793,13 +897,10 @@ GTAP_GN_COLD uint32_t gtap_gn_drain_done(gtap_gn_agent *a, gtap_warp_sh *sh, uin
             *slot = 0;
             /* The result was copied: the record may go (a zombie when its children and this
              * reference are all gone; node_hooks.cuh). */
-            if ((fs >> 16) == GTAP_STATE_ZOMBIE) {
-                if (gtap_atomic_add_acq_rel_i32(&gtap_header(id)->pending, -1) == 1)
-                    gtap_gn_free(id);
-            } else {
-                gtap_gn_free(id);
-            }
+            if ((fs >> 16) != GTAP_STATE_ZOMBIE || gtap_atomic_add_acq_rel_i32(&gtap_header(id)->pending, -1) == 1)
+                dead = id;
         }
+        gtap_gn_free_warp(a, lane, dead);
         if (!__all_sync(GTAP_GN_FULL, ok))
             a->failed = __LINE__;
         gtap_gn_push_ready(a, sh, lane, ready);
@@ -859,8 +960,17 @@ GTAP_DEV void gtap_gn_set_idle(gtap_gn_agent *a, uint32_t lane, uint32_t idle, u
 GTAP_GN_COLD void gtap_gn_publish_counters(gtap_gn_agent *a, uint32_t lane, uint64_t now)
 {
     unsigned long long seg = 0;
-    for (uint32_t v = lane; v < a->nworkers; v += 32)
-        seg += *(volatile unsigned long long *)&gtap_dev.stats[v].tasks;
+    /* 8 loads in flight per lane: one after another, the ~66 per lane took longer than the
+     * interval between two calls on a busy GPU */
+    for (uint32_t v0 = lane; v0 < a->nworkers; v0 += 32 * 8) {
+        unsigned long long t[8];
+#pragma unroll
+        for (uint32_t k = 0; k < 8; k++)
+            t[k] = v0 + 32 * k < a->nworkers ? gtap_ld_relaxed_u64(&gtap_dev.stats[v0 + 32 * k].tasks) : 0ull;
+#pragma unroll
+        for (uint32_t k = 0; k < 8; k++)
+            seg += t[k];
+    }
     for (int off = 16; off > 0; off /= 2)
         seg += __shfl_down_sync(GTAP_GN_FULL, seg, off);
     if (lane == 0) {
@@ -909,6 +1019,8 @@ static __device__ __noinline__ void gtap_gnode_agent(gtap_warp_sh *sh, uint32_t 
         gtap_st_relaxed_sys_u32(&r->status.epoch, a.epoch);
         gtap_st_relaxed_sys_u32(&r->status.in_run, 1u);
         gtap_st_relaxed_sys_u64(&r->status.first_work_ns, 0ull);
+        gtap_nh.words->agent_sm = gtap_nh_smid();
+        gtap_st_release_u32(&gtap_nh.words->agent_sm_tag, a.launch_tag); /* gtap_nh_passive */
         uint64_t *p = (uint64_t *)gtap_gn.out_buf;
         p[0] = gtap_nh_holds_root();
         p[1] = seg_before;
@@ -938,7 +1050,9 @@ static __device__ __noinline__ void gtap_gnode_agent(gtap_warp_sh *sh, uint32_t 
         /* inbox */
         for (int m = 0; m < 16 && !a.stop && !a.failed; m++) {
             uint32_t arg = 0, bytes = 0, ns = 0;
+            GTAP_GN_T0();
             int kind = gtap_gn_inbox_next(&a, lane, &arg, &bytes, &ns);
+            GTAP_GN_T(&a, GTAP_GN_P_INBOX);
             if (kind == 0)
                 break;
             if (kind < 0) {
@@ -956,17 +1070,22 @@ static __device__ __noinline__ void gtap_gnode_agent(gtap_warp_sh *sh, uint32_t 
             case GTAP_NODE_MSG_EXPORT_REQUEST: {
                 const uint32_t *lim = (const uint32_t *)gtap_gn.in_buf;
                 gtap_gn_export(&a, sh, lane, rng, arg, lim[0], lim[1], bytes >= 12 ? lim[2] : 0u);
+                GTAP_GN_T(&a, GTAP_GN_P_EXPORT);
                 break;
             }
             case GTAP_NODE_MSG_IMPORT:
                 gtap_gn_set_idle(&a, lane, 0, now);
                 gtap_gn_import(&a, sh, lane, bytes);
+                GTAP_GN_T(&a, GTAP_GN_P_IMPORT);
+                a.prof[GTAP_GN_P_N_IMPORTS]++;
                 if (a.first_work_ns == 0)
                     a.first_work_ns = now - a.t_begin + 1;
                 break;
             case GTAP_NODE_MSG_RESULTS:
                 gtap_gn_set_idle(&a, lane, 0, now);
                 gtap_gn_results(&a, sh, lane, bytes);
+                GTAP_GN_T(&a, GTAP_GN_P_RESULTS);
+                a.prof[GTAP_GN_P_N_RESULTS]++;
                 break;
             default:
                 a.failed = __LINE__;
@@ -976,8 +1095,10 @@ static __device__ __noinline__ void gtap_gnode_agent(gtap_warp_sh *sh, uint32_t 
         if (a.failed)
             break;
         /* finished imported tasks */
+        GTAP_GN_T0();
         if (gtap_gn_drain_done(&a, sh, lane))
             work = 1;
+        GTAP_GN_T(&a, GTAP_GN_P_DRAIN);
         /* the backlog, as thieves make room in the agent's deque */
         uint32_t moved = lane == 0 ? (uint32_t)gtap_gn_refill(&a, sh) : 0u;
         if (__shfl_sync(GTAP_GN_FULL, moved, 0)) {
@@ -1018,7 +1139,7 @@ static __device__ __noinline__ void gtap_gnode_agent(gtap_warp_sh *sh, uint32_t 
             if (lane == 0) /* a hint: relaxed (N9) */
                 gtap_st_relaxed_sys_u64(&r->status.hungry, hungry);
         }
-        if (now - a.last_publish > 200000)
+        if (now - a.last_publish > 1000000)
             gtap_gn_publish_counters(&a, lane, now);
         if (a.stop) {
             /* The job's termination was decided, so no task exists here; a worker may still
@@ -1033,17 +1154,30 @@ static __device__ __noinline__ void gtap_gnode_agent(gtap_warp_sh *sh, uint32_t 
             __nanosleep(1000);
             continue;
         }
+        GTAP_GN_T(&a, GTAP_GN_P_LOOP);
         if (work) {
             quiet = 0;
         } else {
             /* Poll the mapped inbox about every microsecond while work may arrive. */
             __nanosleep(quiet < 64 ? 200 : 1000);
             quiet++;
+            GTAP_GN_T(&a, GTAP_GN_P_SLEEP);
         }
     }
 
     uint64_t now = gtap_gn_now(lane);
     gtap_gn_publish_counters(&a, lane, now);
+    if (gtap_gn.profile && lane == 0) {
+        const uint64_t *t = a.prof;
+        printf("gtap-prof rank %u run_us %.0f inbox %.0f export %.0f [steal+serialize %.0f publish %.0f post %.0f] "
+               "exports %llu import %.0f imports %llu results %.0f batches %llu done_ring %.0f loop %.0f sleep %.0f\n",
+               gtap_gn.rank, (now - a.t_begin) / 1e3, t[GTAP_GN_P_INBOX] / 1e3, t[GTAP_GN_P_EXPORT] / 1e3,
+               t[GTAP_GN_P_EXPORT_STEAL] / 1e3, t[GTAP_GN_P_EXPORT_PUBLISH] / 1e3, t[GTAP_GN_P_EXPORT_POST] / 1e3,
+               (unsigned long long)t[GTAP_GN_P_N_EXPORTS], t[GTAP_GN_P_IMPORT] / 1e3,
+               (unsigned long long)t[GTAP_GN_P_N_IMPORTS], t[GTAP_GN_P_RESULTS] / 1e3,
+               (unsigned long long)t[GTAP_GN_P_N_RESULTS], t[GTAP_GN_P_DRAIN] / 1e3, t[GTAP_GN_P_LOOP] / 1e3,
+               t[GTAP_GN_P_SLEEP] / 1e3);
+    }
     if (a.failed) {
         /* An internal or protocol error of the node: report it (N8) and stop the run. */
         const char msg[] = "GPU node: malformed message, protocol error or internal inconsistency "

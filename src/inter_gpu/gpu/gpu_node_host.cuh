@@ -128,6 +128,7 @@ static inline int gtap_gnode_attach(const gtap_dev_state *st, const gtap_config_
     g.rank = gtap_gnode_h.region->rank;
     g.hash = gtap_gnode_h.region->program_hash;
     g.num_functions = prog->num_functions;
+    g.profile = getenv("GTAP_DIST_AGENT_PROFILE") != NULL;
     g.result_stride = (prog->max_result_size + 7u) & ~7u;
     if (g.result_stride == 0)
         g.result_stride = 8;
@@ -165,6 +166,7 @@ static inline int gtap_gnode_attach(const gtap_dev_state *st, const gtap_config_
     memset(&nh, 0, sizeof nh);
     nh.attached = 1;
     nh.holds_root = gtap_dist_rank() == 0;
+    nh.quiet_agent_sm = gtap_dist_size() > 1 && gtap_dist_quiet_agent_sm();
     nh.done_mask = GTAP_GNODE_DONE_RING - 1;
     nh.done_ring = (uint32_t *)gtap_gnode_dev_alloc(GTAP_GNODE_DONE_RING * sizeof(uint32_t), 1, &err);
     nh.words = (gtap_node_words *)gtap_gnode_dev_alloc(sizeof(gtap_node_words), 1, &err);

@@ -28,8 +28,12 @@ typedef struct gtap_dist_node_desc {
                               long and keeps more, larger steals in flight (docs/dist.md) */
 } gtap_dist_node_desc;
 
-/* Ring slots per ring the distributed layer wants (GTAP_DIST_RING_SLOTS, default 1024). */
+/* Ring slots per ring the distributed layer wants (GTAP_DIST_RING_SLOTS, default 2048). */
 uint32_t gtap_dist_ring_slots(void);
+
+/* GTAP_DIST_QUIET_AGENT_SM (0 or 1, default 1): in a job of several ranks, the worker warps
+ * that share the agent's SM (but warp 0) sit out each run. */
+int gtap_dist_quiet_agent_sm(void);
 
 /* Initializes a region of gtap_node_region_bytes(ring_slots) bytes at mem for this rank. */
 int gtap_dist_region_prepare(void *mem, uint32_t ring_slots, uint32_t no_taskwait);

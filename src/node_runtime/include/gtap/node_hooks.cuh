@@ -40,14 +40,16 @@ typedef struct gtap_node_words {
     uint32_t detached;       /* launch + 1 once a task detached children in the current launch */
     uint32_t stub_seq;       /* last stub sequence number handed out (agent only) */
     uint32_t out_seq;        /* next outbox message sequence number (agent only) */
-    uint32_t pad2[27];
+    uint32_t agent_sm;       /* the SM the agent runs on in this launch (gtap_nh_passive) */
+    uint32_t agent_sm_tag;   /* launch tag once agent_sm is written (release) */
+    uint32_t pad2[25];
 } gtap_node_words;
 
 typedef struct gtap_node_hooks_dev {
     uint32_t attached;       /* a distributed node is attached to this runtime */
     uint32_t holds_root;     /* this node runs the entry task (rank 0, or not attached) */
     uint32_t done_mask;      /* done-ring capacity - 1 (a power of two) */
-    uint32_t pad;
+    uint32_t quiet_agent_sm; /* the agent's SM runs no other worker but warp 0 (gtap_nh_passive) */
     uint32_t *done_ring;     /* finished imported tasks, as id + 1; 0 = empty slot */
     gtap_node_words *words;
 } gtap_node_hooks_dev;
@@ -69,6 +71,37 @@ GTAP_DEV int gtap_nh_holds_root(void)
 GTAP_DEV uint32_t gtap_nh_launch_tag(void)
 {
     return gtap_ld_relaxed_u32(&gtap_nh.words->launch) + 1u;
+}
+
+GTAP_DEV uint32_t gtap_nh_smid(void)
+{
+    uint32_t id;
+    asm volatile("mov.u32 %0, %%smid;" : "=r"(id));
+    return id;
+}
+
+/* Does worker warp w sit out this launch, leaving the agent's SM to the agent? With other
+ * ranks to serve, every memory step of the agent waited behind the load and store traffic
+ * of the 15 worker warps beside it: 2-5 us each, so that an export of 512 tasks took
+ * ~250 us and a batch of results ~450 us (bench/NOTES.md, step 12). The warps on that SM
+ * (at most 16 of thousands) then only wait for the run's end; warp 0, which starts the
+ * root, always works. Warp-collective; the agent publishes its SM at its start. */
+GTAP_DEV int gtap_nh_passive(uint32_t w, uint32_t lane)
+{
+    if (!gtap_nh.quiet_agent_sm || w == 0)
+        return 0;
+    uint32_t passive = 0;
+    if (lane == 0) {
+        const uint32_t tag = gtap_nh_launch_tag();
+        /* Acquire: agent_sm of this launch. Block 0, the agent's, is resident first; a block
+         * that starts after the run ended (a grid larger than fits) finds terminate set. */
+        uint32_t seen = 0;
+        while ((seen = gtap_ld_acquire_u32(&gtap_nh.words->agent_sm_tag)) != tag &&
+               gtap_ld_relaxed_u32(&gtap_dev.ctl->terminate) == GTAP_RUN)
+            __nanosleep(200);
+        passive = seen == tag && gtap_ld_relaxed_u32(&gtap_nh.words->agent_sm) == gtap_nh_smid();
+    }
+    return (int)__shfl_sync(0xffffffffu, passive, 0);
 }
 
 /* A task of this launch finished with detached children (R4): docs/dist.md T2. Relaxed:

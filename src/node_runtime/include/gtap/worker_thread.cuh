@@ -439,6 +439,14 @@ static __device__ __noinline__ void gtap_thread_scheduler(void)
         gtap_sched_exit(w, nworkers, lane, &st);
         return;
     }
+    if (gtap_nh_attached() && gtap_nh_passive(w, lane)) { /* on the agent's SM: wait for the end */
+        if (lane == 0)
+            while (gtap_ld_relaxed_u32(&ctl->terminate) == GTAP_RUN)
+                __nanosleep(2000);
+        __syncwarp();
+        gtap_sched_exit(w, nworkers, lane, &st);
+        return;
+    }
 #endif
     GTAP_PROFILE_DECL;
     uint32_t my_task = GTAP_NO_TASK, ntask = 0, cur = 0, active = 0;
