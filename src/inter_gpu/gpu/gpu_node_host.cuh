@@ -15,6 +15,9 @@
 #include "gtap/dist_node.h"
 #include "gtap_dist.h"
 #include "inter_gpu/gpu/gpu_node.cuh"
+#if defined(GTAP_HAVE_NCCL)
+#include <nccl.h>
+#endif
 
 /* Done-ring capacity (finished imported tasks waiting for the agent). */
 #define GTAP_GNODE_DONE_RING (1u << 16)
@@ -211,9 +214,63 @@ static inline int gtap_gnode_attach(const gtap_dev_state *st, const gtap_config_
     return 0;
 }
 
+#if defined(GTAP_HAVE_NCCL)
+/* The NCCL communicator of gtap_replicate (device buffers), made at its first call. */
+static struct {
+    int state;               /* 0: not tried; 1: ready; -1: staging through host memory */
+    ncclComm_t comm;
+    cudaStream_t stream;
+} gtap_gnode_nccl;
+
+/* Collective (inside gtap_replicate): rank 0 decides whether NCCL is used (not with
+ * GTAP_DIST_REPLICATE=mpi, or when it cannot make an id) and broadcasts the id over MPI;
+ * every rank then joins the communicator, and a rank that could not makes all of them stage
+ * through host memory instead, so that no rank waits in a broadcast the others skip. */
+static inline int gtap_gnode_nccl_ready(void)
+{
+    if (gtap_gnode_nccl.state)
+        return gtap_gnode_nccl.state > 0;
+    gtap_gnode_nccl.state = -1;
+    struct {
+        int32_t use;
+        int32_t pad;
+        ncclUniqueId id;
+    } msg;
+    memset(&msg, 0, sizeof msg);
+    if (gtap_dist_rank() == 0) {
+        const char *how = getenv("GTAP_DIST_REPLICATE");
+        msg.use = !(how && strcmp(how, "mpi") == 0) && ncclGetUniqueId(&msg.id) == ncclSuccess;
+    }
+    if (gtap_replicate(&msg, &msg, sizeof msg) != 0 || !msg.use)
+        return 0;
+    ncclResult_t r = ncclCommInitRank(&gtap_gnode_nccl.comm, gtap_dist_size(), msg.id, gtap_dist_rank());
+    uint64_t bad = r != ncclSuccess ||
+                   cudaStreamCreateWithFlags(&gtap_gnode_nccl.stream, cudaStreamNonBlocking) != cudaSuccess;
+    if (bad)
+        fprintf(stderr, "gtap: rank %d: NCCL unavailable for gtap_replicate (%s); staging through host memory\n",
+                gtap_dist_rank(), r != ncclSuccess ? ncclGetErrorString(r) : "no CUDA stream");
+    if (gtap_dist_allreduce_u64(&bad, 1, GTAP_DIST_MAX) != 0)
+        bad = 1;
+    if (bad) {
+        if (r == ncclSuccess)
+            ncclCommDestroy(gtap_gnode_nccl.comm);
+        return 0;
+    }
+    gtap_gnode_nccl.state = 1;
+    return 1;
+}
+#endif
+
 /* gtap_finalize: gives the region back to ... nobody (the proxy stops serving it). */
 static inline void gtap_gnode_detach(void)
 {
+#if defined(GTAP_HAVE_NCCL)
+    if (gtap_gnode_nccl.state > 0) {
+        ncclCommDestroy(gtap_gnode_nccl.comm);
+        cudaStreamDestroy(gtap_gnode_nccl.stream);
+    }
+    gtap_gnode_nccl.state = 0;
+#endif
     if (!gtap_gnode_h.attached)
         return;
     gtap_dist_detach_node();
@@ -230,9 +287,12 @@ static inline void gtap_gnode_run_failed(const char *what)
 }
 
 /* gtap_replicate for GPU programs: device buffers (cudaMalloc, or cudaGetSymbolAddress of a
- * __device__ variable) are staged through pinned host memory, since the MPI libraries this
- * project meets are not CUDA-aware (docs/dist.md, "MPI"); host buffers go as before.
- * Collective, like gtap_replicate. The macro below makes the program's calls use it. */
+ * __device__ variable) go from rank 0's GPU to every GPU with an NCCL broadcast (NVLink
+ * between the GPUs of a host) when the build found NCCL; otherwise, or with
+ * GTAP_DIST_REPLICATE=mpi, they are staged through pinned host memory around the host
+ * broadcast, since the MPI libraries this project meets are not CUDA-aware (docs/dist.md,
+ * "MPI"). Host buffers go as before. Collective, like gtap_replicate. The macro below
+ * makes the program's calls use it. */
 static inline int gtap_gnode_replicate(void *dst, const void *src, size_t bytes)
 {
     cudaPointerAttributes at;
@@ -244,6 +304,20 @@ static inline int gtap_gnode_replicate(void *dst, const void *src, size_t bytes)
         return gtap_replicate(dst, src, bytes);
     if (!gtap_dist_active()) /* one process: a copy */
         return dst == src || cudaMemcpy(dst, src, bytes, cudaMemcpyDefault) == cudaSuccess ? 0 : GTAP_DIST_ERR_ARG;
+#if defined(GTAP_HAVE_NCCL)
+    if (gtap_gnode_nccl_ready()) {
+        ncclResult_t r = ncclBroadcast(gtap_dist_rank() == 0 ? src : dst, dst, bytes, ncclChar, 0, gtap_gnode_nccl.comm,
+                                       gtap_gnode_nccl.stream);
+        cudaError_t e = r == ncclSuccess ? cudaStreamSynchronize(gtap_gnode_nccl.stream) : cudaSuccess;
+        if (r != ncclSuccess || e != cudaSuccess) {
+            char why[256];
+            snprintf(why, sizeof why, "gtap_replicate: the NCCL broadcast of %zu bytes failed: %s", bytes,
+                     r != ncclSuccess ? ncclGetErrorString(r) : cudaGetErrorString(e));
+            gtap_dist_node_fatal(why); /* the others are in it too */
+        }
+        return 0;
+    }
+#endif
     void *staging = NULL;
     if (cudaMallocHost(&staging, bytes) != cudaSuccess) {
         fprintf(stderr, "gtap: error: gtap_replicate: cannot stage %zu bytes in pinned host memory\n", bytes);
