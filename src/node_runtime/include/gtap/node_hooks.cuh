@@ -9,7 +9,10 @@
  *     is resident from the start even when a grid has more blocks than fit at once (the
  *     last warp was the agent once, and such a grid never let it start: no run could end);
  *     and it is warp 0's child in the workers' probing tree, so imported tasks spread from
- *     it as the root's children do;
+ *     it as the root's children do. In a job of several ranks the other worker warps on the
+ *     agent's SM but warp 0 sit out each run (gtap_nh_passive), so that the agent answers
+ *     fast; the tree neighbours among them then probe nothing, and the workers' random
+ *     probes (5 of the 8 probing lanes each round) find the agent's and warp 0's tasks;
  *   - only rank 0 runs the entry task; the run ends when the agent receives STOP, never
  *     when the local active count reaches zero (a later import may bring work);
  *   - an imported task has parent GTAP_PARENT_REMOTE; when it finishes, the worker hands its
