@@ -84,13 +84,15 @@ run utsT1 dist 1 "$u/uts_dist_gpu" T1 "$RUNS"
 run utsT1 dist 2 "$u/uts_dist_gpu" T1 "$RUNS"
 run utsT3 dist 1 "$u/uts_dist_gpu" T3 "$RUNS"
 run utsT3 dist 2 "$u/uts_dist_gpu" T3 "$RUNS"
-# the protocol at more ranks than GPUs: 4 ranks on the 2 GPUs, a quarter of the SMs each
-# (GTAP_DIST_SHARE_GPU; without MPS the two kernels on a GPU take turns, so this measures
-# the protocol, not speed)
+# the protocol at more ranks than GPUs: 4 and 8 ranks on the 2 GPUs, a quarter (an eighth)
+# of the SMs each (GTAP_DIST_SHARE_GPU; without MPS the kernels on a GPU take turns, so this
+# measures the protocol, not speed)
 if [ "${SHARED:-1}" -eq 1 ]; then
     flags0=$flags
-    flags="$flags -x GTAP_DIST_SHARE_GPU=1 -x GTAP_GRID_SIZE=33"
+    flags="$flags0 -x GTAP_DIST_SHARE_GPU=1 -x GTAP_GRID_SIZE=33"
     run nqueens16_shared dist 4 "$d/dist_nqueens_gpu" 16 7 2
+    flags="$flags0 -x GTAP_DIST_SHARE_GPU=1 -x GTAP_GRID_SIZE=16"
+    run nqueens16_shared dist 8 "$d/dist_nqueens_gpu" 16 7 2
     flags=$flags0
 fi
 echo "failed runs: $failed"
@@ -119,6 +121,9 @@ lines.append(f"| fib(34) alone / linked with libgtap_dist, no init | {p:.2f} / {
 w1, w2 = m(f"tree{d-1}", "dist", 1), m(f"tree{d}", "dist", 2)
 lines += ["", f"Weak scaling, binary tree: D={d-1} on 1 GPU {w1:.2f} ms, D={d} on 2 GPUs {w2:.2f} ms: "
           f"efficiency {w1 / w2:.2f}."]
+shared = [(n, m("nqueens16_shared", "dist", n)) for n in (4, 8)]
+lines += ["", "Ranks sharing the 2 GPUs (N-Queens(16), exact answers; the kernels on a GPU take turns): " +
+          ", ".join(f"{n} ranks {v:.1f} ms" for n, v in shared) + "."]
 open(f"{out}/summary.md", "w").write("\n".join(lines) + "\n")
 print("\n".join(lines))
 PY
