@@ -303,18 +303,8 @@ GTAP_DEV void gtap_gn_free_warp(gtap_gn_agent *a, uint32_t lane, uint32_t id)
     const uint32_t first = __shfl_sync(GTAP_GN_FULL, id, (uint32_t)__ffs(m) - 1u);
     gtap_fence_acq_rel(); /* release: each lane's link before the chain becomes reachable */
     __syncwarp();
-    if (lane == 31u - (uint32_t)__clz(m)) { /* the chain's last record points at the old head */
-        uint32_t *head = &gtap_pool_worker_of(a->w)->remote_head;
-        uint32_t old = gtap_ld_relaxed_u32(head);
-        for (;;) {
-            *gtap_free_link(id) = old;
-            gtap_fence_acq_rel(); /* release: the links before the chain becomes reachable */
-            const uint32_t cur = atomicCAS(head, old, first + 1u);
-            if (cur == old)
-                break;
-            old = cur;
-        }
-    }
+    if (lane == 31u - (uint32_t)__clz(m)) /* the chain's last lane pushes it */
+        gtap_pool_free_chain(a->w, first, id);
 }
 
 /* Makes sure the agent is counted active before it publishes tasks. Lane 0. */
@@ -450,20 +440,27 @@ GTAP_DEV int gtap_gn_apply_result(gtap_gn_agent *a, uint64_t origin_task, const 
 #endif
 }
 
-/* Lane 0 queues the parents that lanes found ready (gtap_gn_apply_result). Each lane reads
- * its parent's continuation queue first: lane 0 reading them one after another cost a
- * round trip per parent, most of a RESULTS batch's time (bench/NOTES.md, step 12). */
-GTAP_DEV void gtap_gn_push_ready(gtap_gn_agent *a, gtap_warp_sh *sh, uint32_t lane, uint32_t ready)
+/* Lane 0 queues every lane's record id (GTAP_NO_TASK: none) on the agent's deque q of that
+ * lane (gtap_gn_push), in lane order. Warp-collective; the caller publishes. */
+GTAP_DEV void gtap_gn_push_lanes(gtap_gn_agent *a, gtap_warp_sh *sh, uint32_t lane, uint32_t id, uint32_t q)
 {
-    uint32_t pending = __ballot_sync(GTAP_GN_FULL, ready != GTAP_NO_TASK);
-    const uint32_t cq = ready != GTAP_NO_TASK ? gtap_header(ready)->cont_queue : 0u;
+    uint32_t pending = __ballot_sync(GTAP_GN_FULL, id != GTAP_NO_TASK);
     while (pending) {
         const uint32_t l = (uint32_t)__ffs(pending) - 1u;
-        const uint32_t id = __shfl_sync(GTAP_GN_FULL, ready, l), q = __shfl_sync(GTAP_GN_FULL, cq, l);
+        const uint32_t lid = __shfl_sync(GTAP_GN_FULL, id, l), lq = __shfl_sync(GTAP_GN_FULL, q, l);
         if (lane == 0)
-            gtap_gn_push(a, sh, q, id);
+            gtap_gn_push(a, sh, lq, lid);
         pending &= pending - 1u;
     }
+}
+
+/* Queues the parents that lanes found ready (gtap_gn_apply_result). Each lane reads its
+ * parent's continuation queue: lane 0 reading them one after another cost a round trip per
+ * parent, most of a RESULTS batch's time (bench/NOTES.md, step 12). */
+GTAP_DEV void gtap_gn_push_ready(gtap_gn_agent *a, gtap_warp_sh *sh, uint32_t lane, uint32_t ready)
+{
+    const uint32_t cq = ready != GTAP_NO_TASK ? gtap_header(ready)->cont_queue : 0u;
+    gtap_gn_push_lanes(a, sh, lane, ready, cq);
 }
 
 /* ---- hunger (N9) -------------------------------------------------------------------------------- */
@@ -648,14 +645,7 @@ GTAP_GN_COLD void gtap_gn_export(gtap_gn_agent *a, gtap_warp_sh *sh, uint32_t la
             gtap_gn_free(my);
         }
         /* what stays here goes to the agent's deque (lane 0 owns the backlog) */
-        uint32_t back = __ballot_sync(GTAP_GN_FULL, lane < k && !ship);
-        while (back) {
-            const uint32_t l = (uint32_t)__ffs(back) - 1u;
-            const uint32_t id = __shfl_sync(GTAP_GN_FULL, my, l);
-            if (lane == 0)
-                gtap_gn_push(a, sh, q, id);
-            back &= back - 1u;
-        }
+        gtap_gn_push_lanes(a, sh, lane, lane < k && !ship ? my : GTAP_NO_TASK, q);
         const uint32_t shipped = __ballot_sync(GTAP_GN_FULL, ship);
         taken += (uint32_t)__popc(shipped);
         if (shipped) /* the last shipping lane's end is the new fill */
@@ -776,16 +766,7 @@ GTAP_GN_COLD void gtap_gn_import(gtap_gn_agent *a, gtap_warp_sh *sh, uint32_t la
                            __LINE__);
             exhausted = 1;
         }
-        uint32_t made = __ballot_sync(GTAP_GN_FULL, id != GTAP_NO_TASK);
-        if (lane == 0 && made)
-            gtap_gn_hold(a);
-        while (made) {
-            const uint32_t l = (uint32_t)__ffs(made) - 1u;
-            const uint32_t mid = __shfl_sync(GTAP_GN_FULL, id, l), mq = __shfl_sync(GTAP_GN_FULL, q, l);
-            if (lane == 0)
-                gtap_gn_push(a, sh, mq, mid);
-            made &= made - 1u;
-        }
+        gtap_gn_push_lanes(a, sh, lane, id, q);
         a->imported += (uint32_t)__popc(__ballot_sync(GTAP_GN_FULL, id != GTAP_NO_TASK));
         done += n;
     }

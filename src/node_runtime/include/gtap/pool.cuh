@@ -160,19 +160,27 @@ GTAP_DEV void gtap_pool_put(gtap_magazine *m, uint32_t worker, const uint32_t *s
         stack[m->stack_n++] = src[i];
 }
 
-/* Gives id back to its owner, another worker: push on the owner's list. Any thread. */
-GTAP_DEV void gtap_pool_free_remote(uint32_t id)
+/* Gives a chain of ids of `owner` back with one push on the owner's list: first .. last,
+ * linked through gtap_free_link by the caller (last's link is set here), the caller's links
+ * ordered before this call (a fence). Any thread. */
+GTAP_DEV void gtap_pool_free_chain(uint32_t owner, uint32_t first, uint32_t last)
 {
-    uint32_t *head = &gtap_pool_worker_of(gtap_pool_owner(id))->remote_head;
+    uint32_t *head = &gtap_pool_worker_of(owner)->remote_head;
     uint32_t old = gtap_ld_relaxed_u32(head);
     for (;;) {
-        *gtap_free_link(id) = old;
-        gtap_fence_acq_rel(); /* release: the link before the id becomes reachable */
-        uint32_t cur = atomicCAS(head, old, id + 1);
+        *gtap_free_link(last) = old;
+        gtap_fence_acq_rel(); /* release: the links before the chain becomes reachable */
+        uint32_t cur = atomicCAS(head, old, first + 1);
         if (cur == old)
             return;
         old = cur;
     }
+}
+
+/* Gives id back to its owner, another worker: push on the owner's list. Any thread. */
+GTAP_DEV void gtap_pool_free_remote(uint32_t id)
+{
+    gtap_pool_free_chain(gtap_pool_owner(id), id, id);
 }
 
 /* Normal end of a launch, the owner's lane 0: every record is free again. */
