@@ -66,6 +66,7 @@ static int read_config(gtap_dist_config *c)
     c->delay_max_us = (uint32_t)env_ll("GTAP_DIST_DELAY_MAX_US", 300, 1, 10000000, &bad);
     c->proxy_sleep_us = (uint32_t)env_ll("GTAP_DIST_PROXY_SLEEP_US", 50, 0, 100000, &bad);
     c->quiet_agent_sm = (int)env_ll("GTAP_DIST_QUIET_AGENT_SM", 1, 0, 1, &bad);
+    c->opening_reserve = (uint32_t)env_ll("GTAP_DIST_OPENING_RESERVE", 32, 0, 512, &bad);
     c->ring_slots = (uint32_t)env_ll("GTAP_DIST_RING_SLOTS", GTAP_NODE_DEFAULT_RING_SLOTS,
                                      2 * GTAP_NODE_MAX_MESSAGE_SLOTS, 1 << 20, &bad);
     if (c->ring_slots & (c->ring_slots - 1)) {
@@ -289,6 +290,7 @@ int gtap_dist_local_size(void) { return gtap_dist_g.active ? gtap_dist_g.local_s
 uint64_t gtap_dist_program_hash(void) { return gtap_dist_g.program_hash; }
 int gtap_dist_mpi_cuda_aware(void) { return gtap_dist_g.cuda_aware; }
 int gtap_dist_quiet_agent_sm(void) { return gtap_dist_g.cfg.quiet_agent_sm; }
+uint32_t gtap_dist_opening_reserve(void) { return gtap_dist_g.cfg.opening_reserve; }
 uint32_t gtap_dist_ring_slots(void) { return gtap_dist_g.cfg.ring_slots ? gtap_dist_g.cfg.ring_slots : GTAP_NODE_DEFAULT_RING_SLOTS; }
 
 int gtap_dist_device_index(int num_visible)

@@ -71,6 +71,8 @@ typedef struct gtap_gnode_dev {
     uint32_t num_functions;
     uint32_t result_stride;       /* bytes per import result buffer (8-aligned) */
     uint32_t profile;             /* GTAP_DIST_AGENT_PROFILE: print the time per step at a run's end */
+    uint32_t reserve_max;         /* GTAP_DIST_OPENING_RESERVE: most tasks of the opening reserve (0: off) */
+    uint32_t *reserve;            /* [GTAP_GN_RESERVE_CAP]: the opening reserve, id | queue << 28 */
     gtap_gnode_origin *origins;   /* [num_records + 1]: imported records */
     unsigned char *results;       /* [num_records + 1][result_stride]: their results */
     uint32_t *stub_seq;           /* [num_records + 1]: sequence number of a live stub, 0 = none */
@@ -116,7 +118,17 @@ typedef struct gtap_gn_agent {
     uint64_t segments_base;      /* status.segments at the start of the run */
     uint32_t w, nworkers;
     uint64_t prof[13];           /* GTAP_DIST_AGENT_PROFILE: ns per step (GTAP_GN_P_*) and counts */
+    uint32_t reserving;          /* the opening reserve is still taking tasks */
+    uint32_t reserve_n, reserve_pos; /* tasks in gtap_gn.reserve; the first not exported yet */
+    uint32_t reserve_share;      /* most reserved tasks one export takes */
+    uint64_t reserve_exported;
 } gtap_gn_agent;
+
+/* Capacity of the opening reserve (gtap_gn_reserve_step). */
+#define GTAP_GN_RESERVE_CAP 512u
+/* How long the reserve takes tasks, and when what no thief asked for goes back (ns). */
+#define GTAP_GN_RESERVE_TAKE_NS 200000ull
+#define GTAP_GN_RESERVE_KEEP_NS 3000000ull
 
 /* The agent's steps as GTAP_DIST_AGENT_PROFILE reports them (bench/NOTES.md step 12 found
  * where its time went with them). GTAP_GN_T0() starts a stopwatch in the current scope,
@@ -345,7 +357,7 @@ GTAP_DEV void gtap_gn_settle(gtap_gn_agent *a)
     uint32_t queued = 0;
     for (int q = 0; q < gtap_dev.num_queues; q++)
         queued += (uint32_t)gtap_ld_relaxed_u64(&gtap_deque_of(a->w, q)->meta); /* a hint; quiesce orders */
-    uint32_t keep = queued || a->backlog_n ? 1u : 0u;
+    uint32_t keep = queued || a->backlog_n || a->reserve_n != a->reserve_pos ? 1u : 0u; /* the reserve holds tasks too */
     if (a->holds == keep)
         return;
     if (!keep)
@@ -558,26 +570,48 @@ GTAP_GN_COLD void gtap_gn_export(gtap_gn_agent *a, gtap_warp_sh *sh, uint32_t la
         a->exports_refused++;
     }
     GTAP_GN_T0();
+    /* The opening reserve goes first: the largest tasks of the run (gtap_gn_reserve_step). */
+    uint32_t from_reserve = a->reserve_n - a->reserve_pos;
+    if (from_reserve > a->reserve_share)
+        from_reserve = a->reserve_share;
+    if (max_tasks == 0)
+        from_reserve = 0;
     for (uint32_t round = 0; round < 8 && taken < max_tasks && !full;) {
-        uint32_t victim = gtap_sched_rand(rng) % a->nworkers;
-        uint32_t q = nq > 1 ? gtap_sched_rand(rng) % nq : 0;
-        uint32_t c = gtap_q_probe(victim, q);
-        uint32_t best = __reduce_max_sync(GTAP_GN_FULL, c);
-        if (best == 0) {
-            round++;
-            continue;
+        uint32_t victim = 0, q = 0;
+        if (!from_reserve) {
+            victim = gtap_sched_rand(rng) % a->nworkers;
+            q = nq > 1 ? gtap_sched_rand(rng) % nq : 0;
+            uint32_t c = gtap_q_probe(victim, q);
+            uint32_t best = __reduce_max_sync(GTAP_GN_FULL, c);
+            if (best == 0) {
+                round++;
+                continue;
+            }
+            uint32_t leader = gtap_sched_pick_victim_lane(c, best, rng);
+            victim = __shfl_sync(GTAP_GN_FULL, victim, leader);
+            q = __shfl_sync(GTAP_GN_FULL, q, leader);
         }
-        uint32_t leader = gtap_sched_pick_victim_lane(c, best, rng);
-        victim = __shfl_sync(GTAP_GN_FULL, victim, leader);
-        q = __shfl_sync(GTAP_GN_FULL, q, leader);
         uint32_t want = max_tasks - taken < 32 ? max_tasks - taken : 32;
-        uint32_t my = GTAP_NO_TASK;
-        uint32_t k = gtap_q_steal_warp(sh, victim, q, want, 0, lane, &my); /* active += 1 */
-        if (k == 0) {
-            round++;
-            continue;
+        uint32_t my = GTAP_NO_TASK, k = 0;
+        if (from_reserve) {
+            /* the reserve's tasks were counted active when the agent took them */
+            k = from_reserve < want ? from_reserve : want;
+            if (lane < k) {
+                const uint32_t e = gtap_gn.reserve[a->reserve_pos + lane];
+                my = e & 0x0fffffffu;
+                q = e >> 28;
+            }
+            a->reserve_pos += k;
+            a->reserve_exported += k;
+            from_reserve -= k;
+        } else {
+            k = gtap_q_steal_warp(sh, victim, q, want, 0, lane, &my); /* active += 1 */
+            if (k == 0) {
+                round++;
+                continue;
+            }
+            a->holds++;
         }
-        a->holds++;
         /* This lane's task: may it migrate, and how many bytes is its entry? */
         uint32_t fn = 0, state = 0, bytes = 0;
         int ship = 0;
@@ -970,6 +1004,61 @@ GTAP_GN_COLD void gtap_gn_publish_counters(gtap_gn_agent *a, uint32_t lane, uint
     a->last_publish = now;
 }
 
+/* ---- the opening reserve ----------------------------------------------------------------- */
+
+/* At a run's start the rank that holds the root has all the work and every other rank none,
+ * and the first steal request from another rank arrives after ~0.5 ms, when the GPU's own
+ * warps have split the root's descendants over 67,584 lanes and every task left to steal
+ * is a ~160-node subtree (bench/NOTES.md step 12). So on that rank the local thieves leave
+ * warp 0 (the root's) alone at first (gtap_nh_reserved) and the agent takes the first tasks
+ * warp 0 publishes - its oldest, the largest of the run: in a binary tree warp 0 keeps 32
+ * of the 64 tasks of level 6 and publishes the other 32, half the tree - into a reserve of
+ * at most reserve_max tasks. The reserve closes when full or after GTAP_GN_RESERVE_TAKE_NS;
+ * the next exports ship it before anything else, a (size - 1)-th of it each. What no thief
+ * asked for within GTAP_GN_RESERVE_KEEP_NS, or once every local worker is idle, goes to the
+ * agent's deque for the local workers. Warp-collective; returns 1 if it took or released
+ * tasks. */
+GTAP_GN_COLD uint32_t gtap_gn_reserve_step(gtap_gn_agent *a, gtap_warp_sh *sh, uint32_t lane, uint64_t now)
+{
+    const uint32_t nq = (uint32_t)gtap_dev.num_queues;
+    uint32_t did = 0;
+    if (a->reserving) {
+        for (uint32_t tries = 0; tries < 8 && a->reserve_n < gtap_gn.reserve_max; tries++) {
+            for (uint32_t q = 0; q < nq && a->reserve_n < gtap_gn.reserve_max; q++) {
+                const uint32_t want = gtap_gn.reserve_max - a->reserve_n;
+                uint32_t my = GTAP_NO_TASK;
+                /* half of warp 0's published tasks, its oldest (the steal end) */
+                const uint32_t k = gtap_q_steal_warp(sh, 0, q, want < 32 ? want : 32, 0, lane, &my);
+                if (k == 0)
+                    continue;
+                a->holds++; /* active += 1 by the steal */
+                if (lane < k)
+                    gtap_gn.reserve[a->reserve_n + lane] = my | (q << 28);
+                a->reserve_n += k;
+                did = 1;
+            }
+        }
+        if (a->reserve_n >= gtap_gn.reserve_max || now - a->t_begin > GTAP_GN_RESERVE_TAKE_NS) {
+            a->reserving = 0;
+            if (lane == 0) /* the local thieves may steal from warp 0 again (a hint, relaxed) */
+                gtap_st_relaxed_u32(&gtap_nh.words->reserve_closed, a->launch_tag);
+        }
+    }
+    const uint32_t left = a->reserve_n - a->reserve_pos;
+    if (left && !a->reserving &&
+        (now - a->t_begin > GTAP_GN_RESERVE_KEEP_NS || gtap_gn_active_workers(a, lane) <= 0)) {
+        if (lane == 0)
+            for (uint32_t i = a->reserve_pos; i < a->reserve_n; i++)
+                gtap_gn_push(a, sh, gtap_gn.reserve[i] >> 28, gtap_gn.reserve[i] & 0x0fffffffu);
+        a->reserve_pos = a->reserve_n;
+        a->holds = __shfl_sync(GTAP_GN_FULL, a->holds, 0);
+        gtap_gn_publish(sh, a->w, lane);
+        did = 1;
+    }
+    __syncwarp();
+    return did;
+}
+
 /* ---- the agent loop ------------------------------------------------------------------------ */
 
 static __device__ __noinline__ void gtap_gnode_agent(gtap_warp_sh *sh, uint32_t w, uint32_t nworkers, uint32_t lane,
@@ -982,6 +1071,12 @@ static __device__ __noinline__ void gtap_gnode_agent(gtap_warp_sh *sh, uint32_t 
     a.w = w;
     a.nworkers = nworkers;
     a.launch_tag = gtap_nh_launch_tag();
+    /* The opening reserve (gtap_gn_reserve_step): on the rank that starts the root. */
+    a.reserving = gtap_gn.reserve_max && gtap_nh_holds_root();
+    {
+        const uint32_t peers = r->nranks > 1 ? r->nranks - 1 : 1; /* identity: written before the node starts */
+        a.reserve_share = (gtap_gn.reserve_max + peers - 1) / peers;
+    }
     /* Our own counters as we (or the proxy, at attach) left them; the proxy's head with
      * acquire, so that the slots it has read are free (N1). */
     a.epoch = gtap_ld_relaxed_sys_u32(&r->status.epoch) + 1; /* N5 */
@@ -1028,6 +1123,8 @@ static __device__ __noinline__ void gtap_gnode_agent(gtap_warp_sh *sh, uint32_t 
             break;
         }
         uint32_t work = 0;
+        if (a.reserve_n != a.reserve_pos || a.reserving)
+            work |= gtap_gn_reserve_step(&a, sh, lane, gtap_gn_now(lane));
         /* inbox */
         for (int m = 0; m < 16 && !a.stop && !a.failed; m++) {
             uint32_t arg = 0, bytes = 0, ns = 0;
@@ -1151,10 +1248,11 @@ static __device__ __noinline__ void gtap_gnode_agent(gtap_warp_sh *sh, uint32_t 
     if (gtap_gn.profile && lane == 0) {
         const uint64_t *t = a.prof;
         printf("gtap-prof rank %u run_us %.0f inbox %.0f export %.0f [steal+serialize %.0f publish %.0f post %.0f] "
-               "exports %llu import %.0f imports %llu results %.0f batches %llu done_ring %.0f loop %.0f sleep %.0f\n",
+               "exports %llu (reserve %llu of %u) import %.0f imports %llu results %.0f batches %llu done_ring %.0f loop %.0f sleep %.0f\n",
                gtap_gn.rank, (now - a.t_begin) / 1e3, t[GTAP_GN_P_INBOX] / 1e3, t[GTAP_GN_P_EXPORT] / 1e3,
                t[GTAP_GN_P_EXPORT_STEAL] / 1e3, t[GTAP_GN_P_EXPORT_PUBLISH] / 1e3, t[GTAP_GN_P_EXPORT_POST] / 1e3,
-               (unsigned long long)t[GTAP_GN_P_N_EXPORTS], t[GTAP_GN_P_IMPORT] / 1e3,
+               (unsigned long long)t[GTAP_GN_P_N_EXPORTS], (unsigned long long)a.reserve_exported, a.reserve_n,
+               t[GTAP_GN_P_IMPORT] / 1e3,
                (unsigned long long)t[GTAP_GN_P_N_IMPORTS], t[GTAP_GN_P_RESULTS] / 1e3,
                (unsigned long long)t[GTAP_GN_P_N_RESULTS], t[GTAP_GN_P_DRAIN] / 1e3, t[GTAP_GN_P_LOOP] / 1e3,
                t[GTAP_GN_P_SLEEP] / 1e3);

@@ -25,7 +25,7 @@
 typedef struct gtap_gnode_host {
     int attached;
     gtap_node_region *region; /* host address */
-    void *dev[16];            /* device allocations (9 today) */
+    void *dev[16];            /* device allocations (10 today) */
     int ndev;
 } gtap_gnode_host;
 
@@ -132,6 +132,7 @@ static inline int gtap_gnode_attach(const gtap_dev_state *st, const gtap_config_
     g.hash = gtap_gnode_h.region->program_hash;
     g.num_functions = prog->num_functions;
     g.profile = getenv("GTAP_DIST_AGENT_PROFILE") != NULL;
+    g.reserve_max = gtap_dist_size() > 1 ? gtap_dist_opening_reserve() : 0u;
     g.result_stride = (prog->max_result_size + 7u) & ~7u;
     if (g.result_stride == 0)
         g.result_stride = 8;
@@ -164,12 +165,14 @@ static inline int gtap_gnode_attach(const gtap_dev_state *st, const gtap_config_
     g.backlog = (uint32_t *)gtap_gnode_dev_alloc(nrec * sizeof(uint32_t), 0, &err);
     g.in_buf = (unsigned char *)gtap_gnode_dev_alloc(GTAP_GNODE_BUF_BYTES, 1, &err);
     g.out_buf = (unsigned char *)gtap_gnode_dev_alloc(GTAP_GNODE_BUF_BYTES, 1, &err);
+    g.reserve = (uint32_t *)gtap_gnode_dev_alloc(GTAP_GN_RESERVE_CAP * sizeof(uint32_t), 0, &err);
 
     gtap_node_hooks_dev nh;
     memset(&nh, 0, sizeof nh);
     nh.attached = 1;
     nh.holds_root = gtap_dist_rank() == 0;
     nh.quiet_agent_sm = gtap_dist_size() > 1 && gtap_dist_quiet_agent_sm();
+    nh.opening_reserve = nh.holds_root && g.reserve_max != 0;
     nh.done_mask = GTAP_GNODE_DONE_RING - 1;
     nh.done_ring = (uint32_t *)gtap_gnode_dev_alloc(GTAP_GNODE_DONE_RING * sizeof(uint32_t), 1, &err);
     nh.words = (gtap_node_words *)gtap_gnode_dev_alloc(sizeof(gtap_node_words), 1, &err);

@@ -35,6 +35,10 @@ uint32_t gtap_dist_ring_slots(void);
  * that share the agent's SM (but warp 0) sit out each run. */
 int gtap_dist_quiet_agent_sm(void);
 
+/* GTAP_DIST_OPENING_RESERVE (0..512, default 32; 0 = off): tasks the GPU node that starts
+ * the root keeps from the root's first generations for the other ranks' first steals. */
+uint32_t gtap_dist_opening_reserve(void);
+
 /* Initializes a region of gtap_node_region_bytes(ring_slots) bytes at mem for this rank. */
 int gtap_dist_region_prepare(void *mem, uint32_t ring_slots, uint32_t no_taskwait);
 

@@ -13,6 +13,9 @@
  *     agent's SM but warp 0 sit out each run (gtap_nh_passive), so that the agent answers
  *     fast; the tree neighbours among them then probe nothing, and the workers' random
  *     probes (5 of the 8 probing lanes each round) find the agent's and warp 0's tasks;
+ *   - on rank 0, with GTAP_DIST_OPENING_RESERVE, the local thieves leave warp 0 alone at a
+ *     run's start until the agent has taken the first tasks it publishes for the other
+ *     ranks (gtap_nh_reserved);
  *   - only rank 0 runs the entry task; the run ends when the agent receives STOP, never
  *     when the local active count reaches zero (a later import may bring work);
  *   - an imported task has parent GTAP_PARENT_REMOTE; when it finishes, the worker hands its
@@ -45,7 +48,8 @@ typedef struct gtap_node_words {
     uint32_t out_seq;        /* next outbox message sequence number (agent only) */
     uint32_t agent_sm;       /* the SM the agent runs on in this launch (gtap_nh_passive) */
     uint32_t agent_sm_tag;   /* launch tag once agent_sm is written (release) */
-    uint32_t pad2[25];
+    uint32_t reserve_closed; /* launch tag once the opening reserve stops taking (gtap_nh_reserved) */
+    uint32_t pad2[24];
 } gtap_node_words;
 
 typedef struct gtap_node_hooks_dev {
@@ -53,6 +57,7 @@ typedef struct gtap_node_hooks_dev {
     uint32_t holds_root;     /* this node runs the entry task (rank 0, or not attached) */
     uint32_t done_mask;      /* done-ring capacity - 1 (a power of two) */
     uint32_t quiet_agent_sm; /* the agent's SM runs no other worker but warp 0 (gtap_nh_passive) */
+    uint32_t opening_reserve; /* the agent takes warp 0's first tasks for other ranks (gtap_nh_reserved) */
     uint32_t *done_ring;     /* finished imported tasks, as id + 1; 0 = empty slot */
     gtap_node_words *words;
 } gtap_node_hooks_dev;
@@ -105,6 +110,20 @@ GTAP_DEV int gtap_nh_passive(uint32_t w, uint32_t lane)
         passive = seen == tag && gtap_ld_relaxed_u32(&gtap_nh.words->agent_sm) == gtap_nh_smid();
     }
     return (int)__shfl_sync(0xffffffffu, passive, 0);
+}
+
+/* Is warp `victim`'s deque the opening reserve's alone? On the rank that starts the root,
+ * when GTAP_DIST_OPENING_RESERVE is set, the first tasks warp 0 publishes (the root's
+ * oldest descendants, the largest tasks of the run) are for the other ranks' first steals:
+ * until the agent has taken them (gtap_gn_reserve_step) the local thieves leave warp 0
+ * alone, or they would have split them over the GPU within microseconds. Called by a
+ * probing lane that found tasks; only victim 0 costs two loads. */
+GTAP_DEV int gtap_nh_reserved(uint32_t victim)
+{
+    if (victim != 0 || !gtap_nh.opening_reserve)
+        return 0;
+    /* relaxed: a stale "open" only delays a steal by one probing round */
+    return gtap_ld_relaxed_u32(&gtap_nh.words->reserve_closed) != gtap_nh_launch_tag();
 }
 
 /* A task of this launch finished with detached children (R4): docs/dist.md T2. Relaxed:

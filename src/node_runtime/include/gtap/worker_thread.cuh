@@ -364,6 +364,10 @@ GTAP_DEV uint32_t gtap_thread_steal(gtap_warp_sh *sh, uint32_t w, uint32_t nwork
             victim = gtap_sched_probe_victim(w, nworkers, lane, rng);
             q = nq > 1 ? gtap_sched_rand(rng) % nq : 0;
             c = gtap_q_probe(victim, q);
+#if defined(GTAP_DISTRIBUTED)
+            if (c && gtap_nh_reserved(victim))
+                c = 0;
+#endif
         }
         uint32_t best = __reduce_max_sync(GTAP_FULL_MASK, c);
         if (best == 0) {
