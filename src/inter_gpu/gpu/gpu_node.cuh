@@ -100,6 +100,13 @@ GTAP_DEV uint64_t gtap_gn_now(uint32_t lane)
 
 /* ---- the agent's state (identical in every lane) -------------------------------------- */
 
+/* The agent's profile entries (GTAP_GN_T): ns per step, then counts. */
+enum {
+    GTAP_GN_P_INBOX, GTAP_GN_P_EXPORT, GTAP_GN_P_EXPORT_STEAL, GTAP_GN_P_EXPORT_PUBLISH, GTAP_GN_P_EXPORT_POST,
+    GTAP_GN_P_IMPORT, GTAP_GN_P_RESULTS, GTAP_GN_P_DRAIN, GTAP_GN_P_LOOP, GTAP_GN_P_SLEEP,
+    GTAP_GN_P_N_EXPORTS, GTAP_GN_P_N_IMPORTS, GTAP_GN_P_N_RESULTS, GTAP_GN_P_COUNT
+};
+
 typedef struct gtap_gn_agent {
     uint64_t in_pos, in_tail;    /* inbox: slots consumed (our head), last tail seen */
     uint64_t out_pos, out_head;  /* outbox: slots produced (our tail), last head seen */
@@ -117,7 +124,7 @@ typedef struct gtap_gn_agent {
     uint32_t backlog_head, backlog_n; /* lane 0's: gtap_gn.backlog ring (a record is in it once) */
     uint64_t segments_base;      /* status.segments at the start of the run */
     uint32_t w, nworkers;
-    uint64_t prof[13];           /* GTAP_DIST_AGENT_PROFILE: ns per step (GTAP_GN_P_*) and counts */
+    uint64_t prof[GTAP_GN_P_COUNT]; /* GTAP_DIST_AGENT_PROFILE: ns per step (GTAP_GN_P_*) and counts */
     uint32_t reserving;          /* the opening reserve is still taking tasks */
     uint32_t reserve_n, reserve_pos; /* tasks in gtap_gn.reserve; the first not exported yet */
     uint32_t reserve_share;      /* most reserved tasks one export takes */
@@ -133,11 +140,6 @@ typedef struct gtap_gn_agent {
 /* The agent's steps as GTAP_DIST_AGENT_PROFILE reports them (bench/NOTES.md step 12 found
  * where its time went with them). GTAP_GN_T0() starts a stopwatch in the current scope,
  * GTAP_GN_T(a, step) adds the time since the last mark to the step; both warp-uniform. */
-enum {
-    GTAP_GN_P_INBOX, GTAP_GN_P_EXPORT, GTAP_GN_P_EXPORT_STEAL, GTAP_GN_P_EXPORT_PUBLISH, GTAP_GN_P_EXPORT_POST,
-    GTAP_GN_P_IMPORT, GTAP_GN_P_RESULTS, GTAP_GN_P_DRAIN, GTAP_GN_P_LOOP, GTAP_GN_P_SLEEP,
-    GTAP_GN_P_N_EXPORTS, GTAP_GN_P_N_IMPORTS, GTAP_GN_P_N_RESULTS
-};
 #define GTAP_GN_T0() uint64_t gtap_gn_mark = gtap_gn.profile ? gtap_gn_now(lane) : 0
 #define GTAP_GN_T(a_, step)                                                                                    \
     do {                                                                                                       \
@@ -1072,7 +1074,7 @@ static __device__ __noinline__ void gtap_gnode_agent(gtap_warp_sh *sh, uint32_t 
     a.nworkers = nworkers;
     a.launch_tag = gtap_nh_launch_tag();
     /* The opening reserve (gtap_gn_reserve_step): on the rank that starts the root. */
-    a.reserving = gtap_gn.reserve_max && gtap_nh_holds_root();
+    a.reserving = gtap_nh.opening_reserve;
     {
         const uint32_t peers = r->nranks > 1 ? r->nranks - 1 : 1; /* identity: written before the node starts */
         a.reserve_share = (gtap_gn.reserve_max + peers - 1) / peers;
