@@ -21,7 +21,7 @@
 static __global__ void gtap_occupancy_probe_kernel(void)
 {
 #if defined(GTAP_WORKER_IS_THREAD)
-    gtap_thread_scheduler();
+    gtap_entry_run();
 #else
     gtap_block_scheduler();
 #endif

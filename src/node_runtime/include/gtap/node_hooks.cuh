@@ -23,8 +23,10 @@
  *     sends its result home and frees the record;
  *   - a task exported with a pending completion stays behind as a stub (resumption state
  *     GTAP_STATE_MIGRATED) that keeps its parent link and result destination.
- * Without an attached node (gtap_nh.attached == 0) every hook is a no-op and the scheduler
- * behaves exactly as in a build without GTAP_DISTRIBUTED.
+ * Without an attached node (gtap_nh.attached == 0) a launch runs the scheduler's other
+ * instantiation (gtap_thread_scheduler<false>, worker_thread.cuh), which calls no hook: the
+ * same code as a build without GTAP_DISTRIBUTED. The hooks below are called only with a
+ * node attached.
  */
 #ifndef GTAP_NODE_HOOKS_CUH
 #define GTAP_NODE_HOOKS_CUH
@@ -131,15 +133,12 @@ GTAP_DEV int gtap_nh_reserved(uint32_t victim)
  * done ring, release) carries it to whoever reports the root's or this task's end. */
 GTAP_DEV void gtap_nh_note_detached(void)
 {
-    if (gtap_nh.attached)
-        gtap_st_relaxed_u32(&gtap_nh.words->detached, gtap_nh_launch_tag());
+    gtap_st_relaxed_u32(&gtap_nh.words->detached, gtap_nh_launch_tag());
 }
 
 /* The root task's last segment returned (its result is stored). */
 GTAP_DEV void gtap_nh_root_finished(void)
 {
-    if (!gtap_nh.attached)
-        return;
     /* Release: the root's result and every completion it acquired happen before the agent
      * reads root_done (acquire) and reports ROOT_DONE. */
     gtap_st_release_u32(&gtap_nh.words->root_done, gtap_nh_launch_tag());

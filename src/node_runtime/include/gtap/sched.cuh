@@ -19,14 +19,6 @@
 
 #include "gtap/device.cuh"
 #include "gtap/pool.cuh"
-#if defined(GTAP_DISTRIBUTED)
-#include "gtap/node_hooks.cuh"
-/* With a distributed node attached, the run ends on the proxy's STOP (docs/dist.md T1-T4):
- * a node whose workers all went idle may still import work. */
-#define GTAP_LOCAL_TERMINATION (!gtap_nh_attached())
-#else
-#define GTAP_LOCAL_TERMINATION 1
-#endif
 
 /* Idle back-off bounds (ns) between rounds of probing victims. */
 #ifndef GTAP_IDLE_SLEEP_MIN_NS
@@ -119,21 +111,26 @@ GTAP_DEV int gtap_sched_launch_check(uint32_t nworkers, int have_shared, uint32_
     return 0;
 }
 
-/* The calling worker (lane 0 / thread 0 acts) holds no task and its deques are empty. */
+/* The calling worker (lane 0 / thread 0 acts) holds no task and its deques are empty.
+ * kNode: the worker serves an attached distributed node (worker_thread.cuh), whose run ends
+ * on the proxy's STOP (docs/dist.md T1-T4): a node whose workers all went idle may still
+ * import work. */
+template <bool kNode = false>
 GTAP_DEV void gtap_sched_go_idle_one(void)
 {
     gtap_ctl *ctl = gtap_dev.ctl;
     /* Acquire: a thief's claim we observed as "empty" is ordered before our decrement,
      * so its increment of active (made before the claim) precedes ours (docs/termination.md). */
     gtap_fence_acq_rel();
-    if (gtap_atomic_add_acq_rel_i32(&ctl->active, -1) == 1 && GTAP_LOCAL_TERMINATION)
+    if (gtap_atomic_add_acq_rel_i32(&ctl->active, -1) == 1 && !kNode)
         gtap_st_release_u32(&ctl->terminate, GTAP_RUN_DONE); /* publishes every task's effects */
 }
 
+template <bool kNode = false>
 GTAP_DEV void gtap_sched_go_idle(uint32_t lane)
 {
     if (lane == 0)
-        gtap_sched_go_idle_one();
+        gtap_sched_go_idle_one<kNode>();
 }
 
 /* Thief side of the protocol: announce before claiming. One thread. */
@@ -144,9 +141,10 @@ GTAP_DEV void gtap_sched_announce_claim(void)
 }
 
 /* A claim announced with gtap_sched_announce_claim failed. One thread. */
+template <bool kNode = false>
 GTAP_DEV void gtap_sched_claim_failed(void)
 {
-    gtap_sched_go_idle_one();
+    gtap_sched_go_idle_one<kNode>();
 }
 
 /* Current run state. Idle workers poll it, so the common read is relaxed (no L1

@@ -44,6 +44,7 @@ struct gtap_worker {
 #define GTAP_LANE 0
 
 #if defined(GTAP_DISTRIBUTED)
+#include "gtap/node_hooks.cuh"
 /* The agent warp's loop: src/inter_gpu/gpu/gpu_node.cuh (included by gtap_thread.cuh). */
 static __device__ __noinline__ void gtap_gnode_agent(gtap_warp_sh *sh, uint32_t w, uint32_t nworkers,
                                                      uint32_t lane, struct gtap_sched_rng *rng);
@@ -157,7 +158,9 @@ GTAP_API void gtap_task_bad_state(gtap_worker *w, gtap_task t)
 /* ---- Scheduler steps -------------------------------------------------------------------- */
 
 /* Step 4 for one lane whose task's segment returned without a join. Returns up to two
- * record ids to free (the task itself; a zombie parent whose last child this was). */
+ * record ids to free (the task itself; a zombie parent whose last child this was).
+ * kNode: the scheduler serves an attached distributed node (gtap_thread_scheduler). */
+template <bool kNode>
 GTAP_DEV void gtap_thread_complete(gtap_worker *wk, uint32_t id, uint32_t *free1, uint32_t *free2)
 {
 #if defined(GTAP_ASSUME_NO_TASKWAIT)
@@ -165,7 +168,7 @@ GTAP_DEV void gtap_thread_complete(gtap_worker *wk, uint32_t id, uint32_t *free1
     if (id != gtap_root_id())
         *free1 = id;
 #if defined(GTAP_DISTRIBUTED)
-    else
+    else if (kNode)
         gtap_nh_root_finished();
 #endif
 #else
@@ -179,18 +182,20 @@ GTAP_DEV void gtap_thread_complete(gtap_worker *wk, uint32_t id, uint32_t *free1
         h->fn_state = (wk->fn_state & 0xffffu) | ((uint32_t)GTAP_STATE_ZOMBIE << 16);
         uint32_t holds = wk->nspawn;
 #if defined(GTAP_DISTRIBUTED)
-        gtap_nh_note_detached();
-        if (parent == GTAP_PARENT_REMOTE)
-            holds++; /* the agent's reference, dropped once it has sent the result home */
+        if (kNode) {
+            gtap_nh_note_detached();
+            if (parent == GTAP_PARENT_REMOTE)
+                holds++; /* the agent's reference, dropped once it has sent the result home */
+        }
 #endif
         gtap_st_relaxed_u32(&h->pending, holds);
     }
 #if defined(GTAP_DISTRIBUTED)
-    if (parent == GTAP_PARENT_REMOTE) {
+    if (kNode && parent == GTAP_PARENT_REMOTE) {
         gtap_nh_imported_finished(id); /* the agent frees the record */
         return;
     }
-    if (parent == GTAP_NO_TASK && id == gtap_root_id())
+    if (kNode && parent == GTAP_NO_TASK && id == gtap_root_id())
         gtap_nh_root_finished();
 #endif
     if (parent != GTAP_NO_TASK) {
@@ -347,6 +352,7 @@ GTAP_DEV uint32_t gtap_thread_publish(gtap_warp_sh *sh, uint32_t w, uint32_t lan
 /* Step 2: the idle loop. Each round the 32 lanes probe 32 random (victim, queue) pairs at
  * once and the warp claims from the fullest; empty rounds back off exponentially. Returns
  * the number of stolen tasks (held by lanes [0, k)), or 0 when the run has ended. */
+template <bool kNode>
 GTAP_DEV uint32_t gtap_thread_steal(gtap_warp_sh *sh, uint32_t w, uint32_t nworkers, uint32_t lane,
                                     gtap_sched_rng *rng, uint32_t *cur, uint32_t *my_task,
                                     gtap_stats_local *st)
@@ -365,7 +371,7 @@ GTAP_DEV uint32_t gtap_thread_steal(gtap_warp_sh *sh, uint32_t w, uint32_t nwork
             q = nq > 1 ? gtap_sched_rand(rng) % nq : 0;
             c = gtap_q_probe(victim, q);
 #if defined(GTAP_DISTRIBUTED)
-            if (c && gtap_nh_reserved(victim))
+            if (kNode && c && gtap_nh_reserved(victim))
                 c = 0;
 #endif
         }
@@ -393,7 +399,7 @@ GTAP_DEV uint32_t gtap_thread_steal(gtap_warp_sh *sh, uint32_t w, uint32_t nwork
             return k;
         }
         if (lane == 0 && !GTAP_Q_CLAIM_COVERED)
-            gtap_sched_claim_failed();
+            gtap_sched_claim_failed<kNode>();
     }
 }
 
@@ -414,6 +420,12 @@ GTAP_DEV gtap_warp_sh *gtap_thread_shared(uint32_t warp_in_block)
 
 /* ---- The persistent loop ---------------------------------------------------------------- */
 
+/* kNode: the run serves an attached distributed node (GTAP_DISTRIBUTED builds; node_hooks.cuh).
+ * A distributed build compiles the scheduler twice and gtap_entry_run picks one per launch,
+ * so that a program that never attaches a node runs the node runtime's own loop - the
+ * instructions, registers and stack of a build without the distributed layer - and the
+ * hooks cost nothing in single-GPU mode (DESIGN.md: "the distributed build adds no cost"). */
+template <bool kNode>
 static __device__ __noinline__ void gtap_thread_scheduler(void)
 {
     const uint32_t lane = threadIdx.x & 31;
@@ -436,14 +448,14 @@ static __device__ __noinline__ void gtap_thread_scheduler(void)
     gtap_sched_rng rng = gtap_sched_rng_init(w, lane);
     gtap_stats_local st = {};
 #if defined(GTAP_DISTRIBUTED)
-    if (lane == 0) /* this launch's progress counter, summed by the agent */
+    if (kNode && lane == 0) /* this launch's progress counter, summed by the agent */
         *(volatile unsigned long long *)&gtap_dev.stats[w].tasks = 0;
-    if (gtap_nh_attached() && w == GTAP_AGENT_WORKER) { /* the agent warp (node_hooks.cuh) */
+    if (kNode && w == GTAP_AGENT_WORKER) { /* the agent warp (node_hooks.cuh) */
         gtap_gnode_agent(sh, w, nworkers, lane, &rng);
         gtap_sched_exit(w, nworkers, lane, &st);
         return;
     }
-    if (gtap_nh_attached() && gtap_nh_passive(w, lane)) { /* on the agent's SM: wait for the end */
+    if (kNode && gtap_nh_passive(w, lane)) { /* on the agent's SM: wait for the end */
         if (lane == 0)
             while (gtap_ld_relaxed_u32(&ctl->terminate) == GTAP_RUN)
                 __nanosleep(2000);
@@ -457,7 +469,7 @@ static __device__ __noinline__ void gtap_thread_scheduler(void)
     if (w == 0) { /* the master warp holds the root; ctl->active starts at 1 for it */
         active = 1;
 #if defined(GTAP_DISTRIBUTED)
-        if (gtap_nh_holds_root()) /* other ranks: go idle at once, the work comes by steals */
+        if (!kNode || gtap_nh_holds_root()) /* other ranks: go idle at once, the work comes by steals */
 #endif
         {
             ntask = 1;
@@ -473,10 +485,10 @@ static __device__ __noinline__ void gtap_thread_scheduler(void)
             if (active) {
                 if (lane == 0)
                     gtap_q_quiesce(w);
-                gtap_sched_go_idle(lane);
+                gtap_sched_go_idle<kNode>(lane);
                 active = 0;
             }
-            ntask = gtap_thread_steal(sh, w, nworkers, lane, &rng, &cur, &my_task, &st);
+            ntask = gtap_thread_steal<kNode>(sh, w, nworkers, lane, &rng, &cur, &my_task, &st);
             if (ntask == 0)
                 break; /* terminated or aborting */
             active = 1;
@@ -510,7 +522,7 @@ static __device__ __noinline__ void gtap_thread_scheduler(void)
         __syncwarp();
         uint32_t f1 = GTAP_NO_TASK, f2 = GTAP_NO_TASK;
         if (lane < ntask && !wk.suspended)
-            gtap_thread_complete(&wk, my_task, &f1, &f2);
+            gtap_thread_complete<kNode>(&wk, my_task, &f1, &f2);
         gtap_thread_free_ids(sh, w, lane, f1, f2);
         __syncwarp();
 
@@ -524,7 +536,7 @@ static __device__ __noinline__ void gtap_thread_scheduler(void)
 
         if ((st.batches & 15) == 0) { /* an abort is rare: poll it every 16 iterations */
 #if defined(GTAP_DISTRIBUTED)
-            if (lane == 0) /* progress for the agent's status counters and the watchdog */
+            if (kNode && lane == 0) /* progress for the agent's status counters and the watchdog */
                 *(volatile unsigned long long *)&gtap_dev.stats[w].tasks = st.tasks;
 #endif
             uint32_t stop = 0;
@@ -544,7 +556,14 @@ static __device__ __noinline__ void gtap_thread_scheduler(void)
 
 GTAP_API void gtap_entry_run(void)
 {
-    gtap_thread_scheduler(); /* the master lane that wrote the root's arguments runs it */
+    /* The master lane that wrote the root's arguments runs it. */
+#if defined(GTAP_DISTRIBUTED)
+    if (gtap_nh_attached()) {
+        gtap_thread_scheduler<true>();
+        return;
+    }
+#endif
+    gtap_thread_scheduler<false>();
 }
 
 #endif /* GTAP_WORKER_THREAD_CUH */
