@@ -63,8 +63,9 @@ void gtap_host_report_error(void)
                 "fix the queue expression (%s %d, lane %d).\n", v, fn_name(fn), lim, unit, worker, lane);
         break;
     case GTAP_ERR_BAD_STATE:
-        fprintf(stderr, "gtap: error: a task of %s resumed in unknown state %lld (runtime or compiler "
-                "bug; please report it).\n", fn_name(fn), v);
+        fprintf(stderr, "gtap: error: a task of %s (function id %d, record %lld) resumed in unknown state "
+                "%lld on %s %d, lane %d (runtime or compiler bug; please report it).\n", fn_name(fn), fn, lim, v,
+                unit, worker, lane);
         break;
     case GTAP_ERR_LAUNCH_MISMATCH:
         fprintf(stderr, "gtap: error: the task kernel was launched with %lld %ss but gtap_initialize() "

@@ -109,7 +109,7 @@ enum gtap_error_code {
     GTAP_ERR_TOO_MANY_CHILDREN = 3,/* value = children, limit = GTAP_MAX_CHILD_TASKS */
     GTAP_ERR_DATA_TOO_LARGE = 4,   /* value = bytes, limit = record data capacity */
     GTAP_ERR_BAD_QUEUE = 5,        /* value = queue index, limit = GTAP_NUM_QUEUES */
-    GTAP_ERR_BAD_STATE = 6,        /* value = state */
+    GTAP_ERR_BAD_STATE = 6,        /* value = state, limit = the task's record id */
     GTAP_ERR_LAUNCH_MISMATCH = 7,  /* value = launched workers, limit = sized workers */
     GTAP_ERR_TASKWAIT_NO_JOIN = 8, /* taskwait in a GTAP_ASSUME_NO_TASKWAIT build */
     GTAP_ERR_DIVERGENT_JOIN = 9,   /* block mode: taskwait not reached by every thread */

@@ -150,8 +150,7 @@ GTAP_API void gtap_task_return(gtap_worker *w, gtap_task t, const void *value, u
 
 GTAP_API void gtap_task_bad_state(gtap_worker *w, gtap_task t)
 {
-    (void)t;
-    gtap_raise(GTAP_ERR_BAD_STATE, (long long)(w->fn_state >> 16), 0, (int)w->warp,
+    gtap_raise(GTAP_ERR_BAD_STATE, (long long)(w->fn_state >> 16), (long long)t, (int)w->warp,
                (int)gtap_lane_id(), (int)(w->fn_state & 0xffffu), __LINE__);
 }
 
