@@ -67,6 +67,7 @@ static int read_config(gtap_dist_config *c)
     c->proxy_sleep_us = (uint32_t)env_ll("GTAP_DIST_PROXY_SLEEP_US", 50, 0, 100000, &bad);
     c->quiet_agent_sm = (int)env_ll("GTAP_DIST_QUIET_AGENT_SM", 1, 0, 1, &bad);
     c->opening_reserve = (uint32_t)env_ll("GTAP_DIST_OPENING_RESERVE", 32, 0, 512, &bad);
+    c->reserve_alone = (int)env_ll("GTAP_DIST_RESERVE_ALONE", 1, 0, 1, &bad);
     c->ring_slots = (uint32_t)env_ll("GTAP_DIST_RING_SLOTS", GTAP_NODE_DEFAULT_RING_SLOTS,
                                      2 * GTAP_NODE_MAX_MESSAGE_SLOTS, 1 << 20, &bad);
     if (c->ring_slots & (c->ring_slots - 1)) {
@@ -291,6 +292,7 @@ uint64_t gtap_dist_program_hash(void) { return gtap_dist_g.program_hash; }
 int gtap_dist_mpi_cuda_aware(void) { return gtap_dist_g.cuda_aware; }
 int gtap_dist_quiet_agent_sm(void) { return gtap_dist_g.cfg.quiet_agent_sm; }
 uint32_t gtap_dist_opening_reserve(void) { return gtap_dist_g.cfg.opening_reserve; }
+int gtap_dist_reserve_alone(void) { return gtap_dist_g.cfg.reserve_alone; }
 uint32_t gtap_dist_ring_slots(void) { return gtap_dist_g.cfg.ring_slots ? gtap_dist_g.cfg.ring_slots : GTAP_NODE_DEFAULT_RING_SLOTS; }
 
 int gtap_dist_device_index(int num_visible)

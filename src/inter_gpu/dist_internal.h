@@ -25,6 +25,7 @@ typedef struct gtap_dist_config {
     uint32_t ring_slots;     /* GTAP_DIST_RING_SLOTS (2048) */
     int quiet_agent_sm;      /* GTAP_DIST_QUIET_AGENT_SM (1): workers beside the agent sit out */
     uint32_t opening_reserve;/* GTAP_DIST_OPENING_RESERVE (32): the root rank's reserve for first steals */
+    int reserve_alone;       /* GTAP_DIST_RESERVE_ALONE (1): an export with reserved tasks ships only those */
     int fake_node_size;      /* GTAP_DIST_FAKE_NODE_SIZE: pretend hosts of this many ranks */
     uint64_t steal_backoff_ns; /* GTAP_DIST_STEAL_BACKOFF_US: first back-off after a failed steal */
     uint64_t steal_backoff_max_ns; /* GTAP_DIST_STEAL_BACKOFF_MAX_US: longest back-off (64 x the first;

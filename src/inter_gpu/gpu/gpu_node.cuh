@@ -72,6 +72,7 @@ typedef struct gtap_gnode_dev {
     uint32_t result_stride;       /* bytes per import result buffer (8-aligned) */
     uint32_t profile;             /* GTAP_DIST_AGENT_PROFILE: print the time per step at a run's end */
     uint32_t reserve_max;         /* GTAP_DIST_OPENING_RESERVE: most tasks of the opening reserve (0: off) */
+    uint32_t reserve_alone;       /* GTAP_DIST_RESERVE_ALONE: an export with reserved tasks ships only those */
     uint32_t *reserve;            /* [GTAP_GN_RESERVE_CAP]: the opening reserve, id | queue << 28 */
     gtap_gnode_origin *origins;   /* [num_records + 1]: imported records */
     unsigned char *results;       /* [num_records + 1][result_stride]: their results */
@@ -578,6 +579,12 @@ GTAP_GN_COLD void gtap_gn_export(gtap_gn_agent *a, gtap_warp_sh *sh, uint32_t la
         from_reserve = a->reserve_share;
     if (max_tasks == 0)
         from_reserve = 0;
+    /* The reserve's share is the thief's fair part of the run's start (half a binary tree on
+     * two ranks); topping it up with the oldest tasks of up to 480 local warps while they
+     * ramp up cost both ranks: on 2 GPUs the binary tree D=24 took 4.49 ms topped up and
+     * 4.13 alone, fib(34) 3.70 and 3.18 (bench/NOTES.md step 14). */
+    if (from_reserve && gtap_gn.reserve_alone)
+        max_tasks = from_reserve;
     for (uint32_t round = 0; round < 8 && taken < max_tasks && !full;) {
         uint32_t victim = 0, q = 0;
         if (!from_reserve) {

@@ -133,6 +133,7 @@ static inline int gtap_gnode_attach(const gtap_dev_state *st, const gtap_config_
     g.num_functions = prog->num_functions;
     g.profile = getenv("GTAP_DIST_AGENT_PROFILE") != NULL;
     g.reserve_max = gtap_dist_size() > 1 ? gtap_dist_opening_reserve() : 0u;
+    g.reserve_alone = (uint32_t)gtap_dist_reserve_alone();
     g.result_stride = (prog->max_result_size + 7u) & ~7u;
     if (g.result_stride == 0)
         g.result_stride = 8;

@@ -39,6 +39,10 @@ int gtap_dist_quiet_agent_sm(void);
  * the root keeps from the root's first generations for the other ranks' first steals. */
 uint32_t gtap_dist_opening_reserve(void);
 
+/* GTAP_DIST_RESERVE_ALONE (0 or 1, default 1): an export that ships reserved tasks ships
+ * nothing else. */
+int gtap_dist_reserve_alone(void);
+
 /* Initializes a region of gtap_node_region_bytes(ring_slots) bytes at mem for this rank. */
 int gtap_dist_region_prepare(void *mem, uint32_t ring_slots, uint32_t no_taskwait);
 
