@@ -1,7 +1,8 @@
 #!/bin/sh
 # run_2gpu.sh BUILD OUT - the inter-GPU benchmarks of issue 5 on the 2-GPU H200 machine:
 #   strong scaling 1 -> 2 GPUs: N-Queens(18) and binary tree D=24, without work per node and
-#   with the paper's 256 loads + 256 FMAs per node ("treew") (goal: >= 1.85x);
+#   with the paper's 256 loads + 256 FMAs per node ("treew") (goal: >= 1.85x); N-Queens(17),
+#   a pruned B-ary tree (B=4, 30% of the children pruned, depth BARY_D), fib(34), UTS T1/T3;
 #   weak scaling: binary tree D=23 on 1 GPU vs D=24 on 2 GPUs, UTS T1 vs T1L-like;
 #   single-GPU mode vs the node runtime alone (goal: within 2%): each app's "_alone" build
 #   (no distributed layer) vs its distributed build on 1 rank, and fib built plain vs linked
@@ -9,13 +10,14 @@
 # BUILD must be configured with -DGTAP_DIST_GPU_APPS=ON (and the GPU node side present).
 # Writes OUT/runs.csv (one line per run), OUT/summary.md, OUT/scaling.png and OUT/logs/*.log
 # (GTAP_STATS=1).
-# Knobs (environment): REPS (5), NQ_N (18), NQ_CUTOFF (7), TREE_D (24), RUNS (3 launches per
+# Knobs (environment): REPS (5), NQ_N (18), NQ_CUTOFF (7), TREE_D (24), BARY_D (17), RUNS (3 launches per
 # process, the first is dropped), MPIRUN (mpirun), RUN_TIMEOUT (180 s per process: a hang is
 # reported as a failed run and the script goes on).
 set -eu
 build=${1:?usage: run_2gpu.sh BUILD OUT}
 out=${2:?usage: run_2gpu.sh BUILD OUT}
-REPS=${REPS:-5}; NQ_N=${NQ_N:-18}; NQ_CUTOFF=${NQ_CUTOFF:-7}; TREE_D=${TREE_D:-24}; RUNS=${RUNS:-3}
+REPS=${REPS:-5}; NQ_N=${NQ_N:-18}; NQ_CUTOFF=${NQ_CUTOFF:-7}; TREE_D=${TREE_D:-24}; BARY_D=${BARY_D:-17}
+RUNS=${RUNS:-3}
 RUN_TIMEOUT=${RUN_TIMEOUT:-180}; failed=0
 MPIRUN=${MPIRUN:-mpirun}
 d=$build/apps/dist
@@ -80,6 +82,10 @@ run fib34_single plain 0 "$d/dist_single_mode_plain_gpu" 34 $((RUNS + 2))
 run fib34_single linked 0 "$d/dist_single_mode_linked_gpu" 34 $((RUNS + 2))
 run fib34 dist 1 "$d/dist_fib_gpu" 34 "$RUNS"
 run fib34 dist 2 "$d/dist_fib_gpu" 34 "$RUNS"
+run nqueens17 dist 1 "$d/dist_nqueens_gpu" 17 "$NQ_CUTOFF" "$RUNS"
+run nqueens17 dist 2 "$d/dist_nqueens_gpu" 17 "$NQ_CUTOFF" "$RUNS"
+run bary$BARY_D dist 1 "$d/dist_bary_gpu" 4 "$BARY_D" 300 "$RUNS"
+run bary$BARY_D dist 2 "$d/dist_bary_gpu" 4 "$BARY_D" 300 "$RUNS"
 run utsT1 dist 1 "$u/uts_dist_gpu" T1 "$RUNS"
 run utsT1 dist 2 "$u/uts_dist_gpu" T1 "$RUNS"
 run utsT3 dist 1 "$u/uts_dist_gpu" T3 "$RUNS"
@@ -97,9 +103,9 @@ if [ "${SHARED:-1}" -eq 1 ]; then
 fi
 echo "failed runs: $failed"
 
-python3 - "$out" "$NQ_N" "$TREE_D" <<'PY'
+python3 - "$out" "$NQ_N" "$TREE_D" "$BARY_D" <<'PY'
 import csv, statistics, sys
-out, nq, d = sys.argv[1], sys.argv[2], int(sys.argv[3])
+out, nq, d, bd = sys.argv[1], sys.argv[2], int(sys.argv[3]), sys.argv[4]
 t = {}
 for r in csv.DictReader(open(f"{out}/runs.csv")):
     t.setdefault((r["workload"], r["config"], int(r["ranks"])), []).append(float(r["ms"]))
@@ -109,7 +115,7 @@ lines = ["# Inter-GPU benchmarks (2 GPUs)", "", "Medians over all runs but the f
          "| workload | node runtime alone (ms) | 1 GPU (ms) | 2 GPUs (ms) | speedup 1 -> 2 | goal |",
          "|---|---:|---:|---:|---:|---|"]
 for w, goal in [(f"nqueens{nq}", ">= 1.85x"), (f"tree{d}", ">= 1.85x"), (f"treew{d}", ">= 1.85x"), ("fib34", ""),
-                ("utsT1", ""), ("utsT3", "")]:
+                ("nqueens17", ""), (f"bary{bd}", ""), ("utsT1", ""), ("utsT3", "")]:
     a, one, two = m(w, "alone", 0), m(w, "dist", 1), m(w, "dist", 2)
     lines.append(f"| {w} | {a:.2f} | {one:.2f} | {two:.2f} | {one / two:.2f}x | {goal} |")
 lines += ["", "| single-GPU mode | ms |", "|---|---:|"]

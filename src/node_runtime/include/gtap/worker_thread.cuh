@@ -423,7 +423,7 @@ GTAP_DEV gtap_warp_sh *gtap_thread_shared(uint32_t warp_in_block)
  * A distributed build compiles the scheduler twice and gtap_entry_run picks one per launch,
  * so that a program that never attaches a node runs the node runtime's own loop - the
  * instructions, registers and stack of a build without the distributed layer - and the
- * hooks cost nothing in single-GPU mode (DESIGN.md: "the distributed build adds no cost"). */
+ * hooks cost nothing in single-GPU mode (docs/dist.md, "The GPU node"). */
 template <bool kNode>
 static __device__ __noinline__ void gtap_thread_scheduler(void)
 {
