@@ -82,8 +82,10 @@ run fib34_single plain 0 "$d/dist_single_mode_plain_gpu" 34 $((RUNS + 2))
 run fib34_single linked 0 "$d/dist_single_mode_linked_gpu" 34 $((RUNS + 2))
 run fib34 dist 1 "$d/dist_fib_gpu" 34 "$RUNS"
 run fib34 dist 2 "$d/dist_fib_gpu" 34 "$RUNS"
-run nqueens17 dist 1 "$d/dist_nqueens_gpu" 17 "$NQ_CUTOFF" "$RUNS"
-run nqueens17 dist 2 "$d/dist_nqueens_gpu" 17 "$NQ_CUTOFF" "$RUNS"
+if [ "$NQ_N" != 17 ]; then
+    run nqueens17 dist 1 "$d/dist_nqueens_gpu" 17 "$NQ_CUTOFF" "$RUNS"
+    run nqueens17 dist 2 "$d/dist_nqueens_gpu" 17 "$NQ_CUTOFF" "$RUNS"
+fi
 run bary$BARY_D dist 1 "$d/dist_bary_gpu" 4 "$BARY_D" 300 "$RUNS"
 run bary$BARY_D dist 2 "$d/dist_bary_gpu" 4 "$BARY_D" 300 "$RUNS"
 run utsT1 dist 1 "$u/uts_dist_gpu" T1 "$RUNS"

@@ -1023,7 +1023,8 @@ GTAP_GN_COLD void gtap_gn_publish_counters(gtap_gn_agent *a, uint32_t lane, uint
  * warp 0 publishes - its oldest, the largest of the run: in a binary tree warp 0 keeps 32
  * of the 64 tasks of level 6 and publishes the other 32, half the tree - into a reserve of
  * at most reserve_max tasks. The reserve closes when full or after GTAP_GN_RESERVE_TAKE_NS;
- * the next exports ship it before anything else, a (size - 1)-th of it each. What no thief
+ * the next exports ship it before anything else, a (size - 1)-th of it each and, with
+ * GTAP_DIST_RESERVE_ALONE, nothing else (gtap_gn_export). What no thief
  * asked for within GTAP_GN_RESERVE_KEEP_NS, or once every local worker is idle, goes to the
  * agent's deque for the local workers. Warp-collective; returns 1 if it took or released
  * tasks. */
