@@ -213,6 +213,7 @@ GTAP_DEV uint32_t gtap_mag_alloc(gtap_magazine *m, uint32_t worker, unsigned lon
     atomicAdd(slow_count, 1ull);
     for (;;) {
         atomicAdd(&m->ovf_readers, 1);
+        __threadfence_block(); /* counted in before the claim (the refill below relies on it) */
         int32_t j = atomicSub(&m->ovf_n, 1);
         uint32_t id = j > 0 ? m->ovf_ids[j - 1] : GTAP_NO_TASK;
         __threadfence_block(); /* our read of the slot is done before we count ourselves out */
@@ -227,18 +228,22 @@ GTAP_DEV uint32_t gtap_mag_alloc(gtap_magazine *m, uint32_t worker, unsigned lon
                 __nanosleep(32);
             continue;
         }
-        /* Refill: wait until no claimer of the old contents is still reading. */
-        while (*(volatile int32_t *)&m->ovf_readers != 0)
-            __nanosleep(32);
-        __threadfence_block();
-        uint32_t got = 0;
+        /* Refill an empty buffer once no claimer of its old contents is still reading. Check
+         * first, then wait: under the lock nothing raises ovf_n, so once it reads <= 0 no
+         * later claim succeeds, and every claim that did succeed counted itself in before it
+         * claimed. Waiting first let a claim slip in between the wait and the check when
+         * another lane had refilled after our claim failed; its slot was then overwritten
+         * while it read it, and one id went to two tasks. */
+        uint32_t got = 1; /* someone refilled between our claim and the lock: claim again */
         if (*(volatile int32_t *)&m->ovf_n <= 0) {
+            __threadfence_block(); /* the check before the readers' count */
+            while (*(volatile int32_t *)&m->ovf_readers != 0)
+                __nanosleep(32);
+            __threadfence_block();
             got = gtap_pool_take(m, worker, m->ovf_ids, GTAP_OVF_IDS);
             __threadfence_block(); /* the ids before the count that makes them claimable */
             if (got)
                 atomicExch(&m->ovf_n, (int32_t)got);
-        } else {
-            got = 1; /* someone refilled between our claim and the lock */
         }
         atomicExch(&m->ovf_lock, 0);
         if (got == 0)
