@@ -299,29 +299,6 @@ GTAP_DEV void gtap_gn_free(uint32_t id)
     gtap_pool_free_remote(id); /* to its owner's list (the agent's own ids too) */
 }
 
-/* Frees the records the lanes name (id; GTAP_NO_TASK: none). Ids of the agent's own pool,
- * which imports allocate from, go back as one chain with one CAS on its list head: 32 lanes
- * pushing one head took turns, up to 32 round trips of a few microseconds each on a busy
- * GPU (bench/NOTES.md, step 12). Other ids go to their owners one by one. Warp-collective. */
-GTAP_DEV void gtap_gn_free_warp(gtap_gn_agent *a, uint32_t lane, uint32_t id)
-{
-    const int mine = id != GTAP_NO_TASK && gtap_pool_owner(id) == a->w;
-    if (id != GTAP_NO_TASK && !mine)
-        gtap_pool_free_remote(id);
-    const uint32_t m = __ballot_sync(GTAP_GN_FULL, mine);
-    if (m == 0)
-        return;
-    const uint32_t above = lane < 31 ? m & (0xfffffffeu << lane) : 0u;
-    const uint32_t next = __shfl_sync(GTAP_GN_FULL, id, above ? (uint32_t)__ffs(above) - 1u : 0u);
-    if (mine && above)
-        *gtap_free_link(id) = next + 1u; /* the chain runs up the lanes */
-    const uint32_t first = __shfl_sync(GTAP_GN_FULL, id, (uint32_t)__ffs(m) - 1u);
-    gtap_fence_acq_rel(); /* release: each lane's link before the chain becomes reachable */
-    __syncwarp();
-    if (lane == 31u - (uint32_t)__clz(m)) /* the chain's last lane pushes it */
-        gtap_pool_free_chain(a->w, first, id);
-}
-
 /* Makes sure the agent is counted active before it publishes tasks. Lane 0. */
 GTAP_DEV void gtap_gn_hold(gtap_gn_agent *a)
 {
@@ -924,7 +901,7 @@ GTAP_GN_COLD uint32_t gtap_gn_drain_done(gtap_gn_agent *a, gtap_warp_sh *sh, uin
             if ((fs >> 16) != GTAP_STATE_ZOMBIE || gtap_atomic_add_acq_rel_i32(&gtap_header(id)->pending, -1) == 1)
                 dead = id;
         }
-        gtap_gn_free_warp(a, lane, dead);
+        gtap_pool_free_remote_warp(lane, dead); /* one chain per owner (bench/NOTES.md step 12) */
         if (!__all_sync(GTAP_GN_FULL, ok))
             a->failed = __LINE__;
         gtap_gn_push_ready(a, sh, lane, ready);

@@ -183,6 +183,30 @@ GTAP_DEV void gtap_pool_free_remote(uint32_t id)
     gtap_pool_free_chain(gtap_pool_owner(id), id, id);
 }
 
+/* Gives the ids the lanes name (GTAP_NO_TASK: none) back to their owners' lists, one chain
+ * and one push per owner. A thief frees the 32 tasks it stole to one owner, the victim: 32
+ * lanes pushing one id each took turns on that list's head, a round trip a turn, and the
+ * warps that had stolen from the same victim queued behind each other - the completion
+ * step took 3x the warp time of the tasks in N-Queens(14) (bench/NOTES.md step 16).
+ * Warp-collective (all 32 lanes of a warp). */
+GTAP_DEV void gtap_pool_free_remote_warp(uint32_t lane, uint32_t id)
+{
+    const int has = id != GTAP_NO_TASK;
+    if (__ballot_sync(0xffffffffu, has) == 0)
+        return;
+    const uint32_t owner = has ? gtap_pool_owner(id) : 0xffffffffu;
+    const uint32_t peers = __match_any_sync(0xffffffffu, owner); /* the lanes of this owner */
+    const uint32_t above = lane < 31 ? peers & (0xfffffffeu << lane) : 0u;
+    const uint32_t next = __shfl_sync(0xffffffffu, id, above ? (uint32_t)__ffs(above) - 1u : lane);
+    if (has && above)
+        *gtap_free_link(id) = next + 1u; /* each owner's chain runs up its lanes */
+    const uint32_t first = __shfl_sync(0xffffffffu, id, (uint32_t)__ffs(peers) - 1u);
+    gtap_fence_acq_rel(); /* release: every lane's link before its chain becomes reachable */
+    __syncwarp();
+    if (has && lane == 31u - (uint32_t)__clz(peers)) /* the chain's last lane pushes it */
+        gtap_pool_free_chain(owner, first, id);
+}
+
 /* Normal end of a launch, the owner's lane 0: every record is free again. */
 GTAP_DEV void gtap_pool_exit(uint32_t worker)
 {

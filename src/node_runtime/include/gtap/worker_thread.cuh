@@ -218,17 +218,17 @@ GTAP_DEV void gtap_thread_complete(gtap_worker *wk, uint32_t id, uint32_t *free1
 }
 
 /* Step 4, warp-synchronous: frees up to 64 ids; ours go to the magazine, others' to their
- * owners. */
+ * owners, one chain per owner. */
 GTAP_DEV void gtap_thread_free_ids(gtap_warp_sh *sh, uint32_t w, uint32_t lane, uint32_t f1, uint32_t f2)
 {
-    if (f1 != GTAP_NO_TASK && gtap_pool_owner(f1) != w) {
-        gtap_pool_free_remote(f1);
+    const int remote1 = f1 != GTAP_NO_TASK && gtap_pool_owner(f1) != w;
+    const int remote2 = f2 != GTAP_NO_TASK && gtap_pool_owner(f2) != w;
+    gtap_pool_free_remote_warp(lane, remote1 ? f1 : GTAP_NO_TASK);
+    gtap_pool_free_remote_warp(lane, remote2 ? f2 : GTAP_NO_TASK);
+    if (remote1)
         f1 = GTAP_NO_TASK;
-    }
-    if (f2 != GTAP_NO_TASK && gtap_pool_owner(f2) != w) {
-        gtap_pool_free_remote(f2);
+    if (remote2)
         f2 = GTAP_NO_TASK;
-    }
     uint32_t m1 = __ballot_sync(GTAP_FULL_MASK, f1 != GTAP_NO_TASK);
     uint32_t m2 = __ballot_sync(GTAP_FULL_MASK, f2 != GTAP_NO_TASK);
     if ((m1 | m2) == 0)
