@@ -35,7 +35,7 @@ for w in ${WORKLOADS:-tree24 treew24 nq17 nq18}; do
         # shellcheck disable=SC2086
         timeout -k 5 "${RUN_TIMEOUT:-120}" mpirun $flags -np $np $cmd > "$log" 2>&1
         rc=$?
-        ms=$(sed -n 's/^PASS.* in \([0-9.]*\) ms.*/\1/p' "$log" | tail -n +2 | tr '\n' ' ')
+        ms=$(sed -n 's/.*PASS: .* in \([0-9.]*\) ms.*/\1/p' "$log" | tail -n +2 | tr '\n' ' ')
         echo "$w np=$np rc=$rc $ms" | tee -a "$out/summary.txt"
     done
 done

@@ -57,7 +57,7 @@ run() {
             failed=$((failed + 1))
             return
         fi
-        grep -E '^(PASS|run [0-9])' "$log" | sed -n 's/.* in \([0-9.]*\) ms.*/\1/p' | awk -v w="$name" -v c="$config" \
+        grep -oE '(PASS: |^run [0-9]).* in [0-9.]+ ms' "$log" | sed -n 's/.* in \([0-9.]*\) ms.*/\1/p' | awk -v w="$name" -v c="$config" \
             -v n="$np" -v r="$i" 'NR > 1 { print w "," c "," n "," r "," NR "," $1 }' >> "$out/runs.csv"
         i=$((i + 1))
     done
