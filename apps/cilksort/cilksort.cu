@@ -98,9 +98,10 @@ int main(int argc, char **argv)
     static app_stats stats;
     app_cli c;
     app_cli_init(&c, "cilksort", APP_GTAP_IMPL, 1000000);
-    static const char *const keys[] = {"cut-sort", "cut-merge", "cutoff", NULL};
+    static const char *const keys[] = {"cut-sort", "cut-merge", "cutoff", "profile", NULL};
     int rc = app_cli_parse(&c, argc, argv, keys,
-                           "[--cut-sort N (default 64)] [--cut-merge N (default 256)] [--cutoff N (both)]");
+                           "[--cut-sort N (default 64)] [--cut-merge N (default 256)] [--cutoff N (both)]\n"
+                           "       [--profile DIR (profiling builds)]");
     if (rc)
         return rc < 0 ? 0 : rc;
     if (c.n < 1 || c.n > 0x7fffffffll) {
@@ -140,6 +141,7 @@ int main(int argc, char **argv)
         [&] { return gtap_launch(cilksort_kernel, d_data, n, d_tmp); });
     if (rc)
         return 1;
+    app_export_profile(&c);
     cudaMemcpy(host.data(), d_data, bytes, cudaMemcpyDeviceToHost);
     char answer[64];
     const int wrong = app_sort_result(c.out, "cilksort", c.check, host.data(), host.size(), want, answer, sizeof answer);

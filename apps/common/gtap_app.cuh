@@ -126,4 +126,18 @@ static int app_gtap_run(const app_cli *c, app_stats *s, Reset reset, Launch laun
     return rc;
 }
 
+/* --profile DIR (builds with GTAP_ENABLE_PROFILING): writes the last launch's per-warp
+ * intervals (the runtime's profile export) into DIR. */
+static inline void app_export_profile(const app_cli *c)
+{
+    const char *dir = app_opt_str(c, "profile", NULL);
+    if (!dir)
+        return;
+    gtap_profile_export_options o;
+    o.output_directory = dir;
+    o.overwrite = true;
+    gtap_profile_export_result r = gtap_export_profile(o);
+    fprintf(c->out, "profile: %s (%s)\n", r.result_directory, gtap_profile_export_status_string(r.status));
+}
+
 #endif /* GTAP_APP_CUH */

@@ -79,14 +79,7 @@ int main(int argc, char **argv)
         [&] { return gtap_launch(mergesort_kernel, n); });
     if (rc)
         return 1;
-    const char *profile = app_opt_str(&c, "profile", NULL);
-    if (profile) {
-        gtap_profile_export_options o;
-        o.output_directory = profile;
-        o.overwrite = true;
-        gtap_profile_export_result r = gtap_export_profile(o);
-        fprintf(c.out, "profile: %s (%s)\n", r.result_directory, gtap_profile_export_status_string(r.status));
-    }
+    app_export_profile(&c);
     cudaMemcpy(host.data(), d_data, bytes, cudaMemcpyDeviceToHost);
     char answer[64];
     const int wrong = app_sort_result(c.out, "mergesort", c.check, host.data(), host.size(), want, answer, sizeof answer);
