@@ -41,24 +41,24 @@ __device__ __forceinline__ void bary_node_work(uint32_t id, int mem_ops, int com
     }
 }
 
+/* Leaves and resumed inner nodes reach the work through one call site, so a warp running
+ * both kinds runs one copy of the work loop, not two in turn (bench/NOTES.md, step 17). */
 #pragma gtap function
 __device__ void bary(uint32_t id, int rem_h, int depth, int branch, int mem_ops, int compute_iters)
 {
-    if (rem_h == 0) {
-        bary_node_work(id, mem_ops, compute_iters);
-        return;
-    }
-    uint32_t s = tw_hash32(id ^ (uint32_t)(depth - rem_h) * 0x9e3779b9u);
     int spawned = 0;
+    if (rem_h > 0) {
+        uint32_t s = tw_hash32(id ^ (uint32_t)(depth - rem_h) * 0x9e3779b9u);
 #pragma unroll 1
-    for (int k = 0; k < branch; ++k) {
-        s = tw_xs(s + (uint32_t)k);
-        if ((int)(s % (uint32_t)depth) < rem_h) {
-            if (TREE_LEADER) {
+        for (int k = 0; k < branch; ++k) {
+            s = tw_xs(s + (uint32_t)k);
+            if ((int)(s % (uint32_t)depth) < rem_h) {
+                if (TREE_LEADER) {
 #pragma gtap task
-                bary(id * (uint32_t)branch + (uint32_t)(k + 1), rem_h - 1, depth, branch, mem_ops, compute_iters);
+                    bary(id * (uint32_t)branch + (uint32_t)(k + 1), rem_h - 1, depth, branch, mem_ops, compute_iters);
+                }
+                spawned++;
             }
-            spawned++;
         }
     }
     if (spawned > 0) {

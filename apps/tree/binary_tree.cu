@@ -26,22 +26,20 @@
 __device__ const double *g_input;
 __device__ double *g_out;
 
+/* Leaves and resumed inner nodes reach the work through one call site, so a warp running
+ * both kinds runs one copy of the work loop, not two in turn (bench/NOTES.md, step 17). */
 #pragma gtap function
 __device__ void tree(int node, int height, int mem_ops, int compute_iters)
 {
-    if (height == 0) {
-        double v = tw_work(g_input, (uint32_t)node, mem_ops, compute_iters, TREE_FIRST, TREE_STRIDE);
-        if (TREE_LEADER)
-            g_out[node] = v;
-        return;
-    }
-    if (TREE_LEADER) {
+    if (height > 0) {
+        if (TREE_LEADER) {
 #pragma gtap task
-        tree(2 * node + 1, height - 1, mem_ops, compute_iters);
+            tree(2 * node + 1, height - 1, mem_ops, compute_iters);
 #pragma gtap task
-        tree(2 * node + 2, height - 1, mem_ops, compute_iters);
-    }
+            tree(2 * node + 2, height - 1, mem_ops, compute_iters);
+        }
 #pragma gtap taskwait
+    }
     double own = tw_work(g_input, (uint32_t)node, mem_ops, compute_iters, TREE_FIRST, TREE_STRIDE);
     if (TREE_LEADER)
         g_out[node] = own;
@@ -58,10 +56,11 @@ int main(int argc, char **argv)
     static app_stats stats;
     app_cli c;
     app_cli_init(&c, "binary_tree", APP_GTAP_IMPL, 15);
-    static const char *const keys[] = {"mem", "compute", "check-budget", NULL};
+    static const char *const keys[] = {"mem", "compute", "check-budget", "profile", NULL};
     int rc = app_cli_parse(&c, argc, argv, keys,
                            "--n is the depth D; [--mem OPS (default 256)] [--compute ITERS (default 256)]\n"
-                           "       [--check-budget WORK (recomputed loads+FMAs, default 2^28)]");
+                           "       [--check-budget WORK (recomputed loads+FMAs, default 2^28)]\n"
+                           "       [--profile DIR (profiling builds)]");
     if (rc)
         return rc < 0 ? 0 : rc;
     if (c.n < 0 || c.n > 29) {
@@ -93,6 +92,7 @@ int main(int argc, char **argv)
         [&] { return gtap_launch(tree_kernel, height, mem_ops, compute_iters); });
     if (rc)
         return 1;
+    app_export_profile(&c);
     cudaMemcpy(out.data(), d_out, (size_t)nodes * sizeof(double), cudaMemcpyDeviceToHost);
     app_check_t check = APP_CHECK_SKIPPED;
     long long checked = 0;
