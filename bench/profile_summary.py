@@ -49,7 +49,7 @@ def summarize(path, workers):
     print("  gaps between iterations: median %.2f us, 90%% %.2f us" % (q(gaps, .5) / 1e3, q(gaps, .9) / 1e3))
     print("  busy fraction over span x workers-with-work: %.3f" % (busy / (span * len(per))))
     # Thread mode: a batch of t tasks keeps t of 32 lanes busy for the iteration.
-    print("  batch fill weighted by time: %.3f of 32 lanes" % (sum((e - s) * t for s, e, t in ivs) / (32.0 * busy)))
+    print("  thread mode: batch fill weighted by time %.3f of 32 lanes" % (sum((e - s) * t for s, e, t in ivs) / (32.0 * busy)))
     hist = {}
     for s, e, t in ivs:
         b = min(t // 4 * 4, 32)
