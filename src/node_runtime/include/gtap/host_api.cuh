@@ -28,7 +28,8 @@ static __global__ void gtap_occupancy_probe_kernel(void)
 }
 
 /* Thread mode's default number of warps per SM. More resident warps than this add idle
- * probing traffic without hiding more latency in our measurements (bench/NOTES.md). */
+ * probing traffic without hiding more latency in most of our measurements; programs whose
+ * lanes wait on one load at a time hide more with 32 (the B-ary tree, bench/NOTES.md 17). */
 #ifndef GTAP_DEFAULT_WARPS_PER_SM
 #define GTAP_DEFAULT_WARPS_PER_SM 16
 #endif
