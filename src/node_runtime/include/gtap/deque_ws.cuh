@@ -33,6 +33,7 @@ GTAP_DEV void gtap_q_init(gtap_warp_sh *sh, uint32_t w)
         sh->spawned[q] = 0;
     }
     sh->refresh = 0;
+    sh->maybe_published = ~0u; /* unknown until the first pop looks */
 }
 
 /* Capacity check and cache refresh (steal end in head): worker_shared.cuh. */
@@ -57,12 +58,16 @@ GTAP_DEV void gtap_q_quiesce(uint32_t w)
 }
 
 /* Claims up to want (<= 32 - base) of the newest published entries of the warp's own queue
- * q; lanes [base, base + k) receive them in *id. Returns k. */
+ * q; lanes [base, base + k) receive them in *id. Returns k.
+ * Only the owner raises a queue's count (gtap_q_publish_warp); thieves only lower it. So once
+ * the owner has seen it at 0, it stays 0 until the owner publishes again, and the pop skips
+ * its L2 round trip meanwhile - one per iteration of a warp working alone on a chain of
+ * tasks (bench/NOTES.md, step 18). */
 GTAP_DEV uint32_t gtap_q_pop_warp(gtap_warp_sh *sh, uint32_t w, uint32_t q, uint32_t want,
                                   uint32_t base, uint32_t lane, uint32_t *id)
 {
     uint32_t k = 0;
-    if (lane == 0) {
+    if (lane == 0 && (sh->maybe_published >> q & 1u)) {
         gtap_deque *d = gtap_deque_of(w, q);
         uint64_t m = gtap_ld_relaxed_u64(&d->meta);
         while ((uint32_t)m != 0) {
@@ -74,6 +79,8 @@ GTAP_DEV uint32_t gtap_q_pop_warp(gtap_warp_sh *sh, uint32_t w, uint32_t q, uint
             m = old;
             k = 0;
         }
+        if ((uint32_t)m == k) /* empty now (or was) */
+            sh->maybe_published &= ~(1u << q);
         if (k)
             sh->tail[q] -= k;
     }
@@ -148,6 +155,7 @@ GTAP_DEV void gtap_q_publish_warp(gtap_warp_sh *sh, uint32_t w, uint32_t q, uint
     if (lane == 0) {
         atomicAdd((unsigned long long *)&gtap_deque_of(w, q)->meta, (unsigned long long)n);
         sh->tail[q] += n;
+        sh->maybe_published |= 1u << q;
     }
 }
 

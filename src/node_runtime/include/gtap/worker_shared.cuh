@@ -12,6 +12,7 @@ typedef struct gtap_warp_sh {
     int32_t spawned[GTAP_MAX_NUM_QUEUES];     /* entries written past tail this iteration */
     uint32_t xfer[32];                        /* lane-0-to-lanes hand-over (CL, GQ ablations) */
     uint32_t refresh;                         /* a spawn found head_cache stale */
+    uint32_t maybe_published;                 /* bit q: queue q's count may be nonzero */
     uint32_t failed_push;                     /* a push raised an error: publish nothing more */
     gtap_magazine mag;                        /* free record ids */
     unsigned long long pool_slow;             /* allocations that took the slow path */
