@@ -159,6 +159,8 @@ int gtap_host_init(const gtap_config_t *cfg, const gtap_program_desc *prog, gtap
     s.mode = cfg->mode;
     s.sched = cfg->sched;
     s.num_queues = (int32_t)nq;
+    s.resume_batching = cfg->resume_batching && cfg->mode == GTAP_MODE_THREAD && cfg->sched == GTAP_SCHED_WS &&
+                        nq == 1;
     s.assume_no_taskwait = cfg->assume_no_taskwait;
     s.max_workers = (uint32_t)workers;
     s.ring_capacity = ring_cap;

@@ -72,6 +72,15 @@
 #define GTAP_MAX_TASK_MEMORY (8ull << 30)
 #endif
 
+/* Thread mode, one queue, work-stealing scheduler: a resumed task (its last child finished)
+ * waits in its warp's resume buffer, and the warp runs a batch of them once 32 are ready or
+ * when it has nothing else; until then it runs spawned tasks. Batches then hold like tasks:
+ * a continuation that does the node's work no longer runs beside an entry that only spawns
+ * and suspends (bench/NOTES.md, step 19). 0 turns it off. Env: GTAP_RESUME_BATCHING. */
+#ifndef GTAP_RESUME_BATCHING
+#define GTAP_RESUME_BATCHING 1
+#endif
+
 /* Profiler (compile-time switch; costs nothing when off): GTAP_ENABLE_PROFILING, or the
  * paper's PROFILE. Intervals recorded per worker before later ones are counted as dropped
  * (env: GTAP_PROFILE_CAPACITY; the paper's MAX_PROFILE_DATA is accepted as an alias). */

@@ -36,7 +36,7 @@
 #endif
 
 typedef struct gtap_stats_local {
-    unsigned long long batches, tasks, steals, steal_attempts, pool_slow, records_used;
+    unsigned long long batches, tasks, steals, steal_attempts, pool_slow, records_used, resumed_batches;
 } gtap_stats_local;
 
 typedef struct gtap_sched_rng {
@@ -175,6 +175,7 @@ GTAP_DEV void gtap_sched_exit(uint32_t worker, uint32_t nworkers, uint32_t lane,
     s->steal_attempts = st->steal_attempts;
     s->pool_slow = st->pool_slow;
     s->records_used = st->records_used;
+    s->resumed_batches = st->resumed_batches;
     if (gtap_ld_acquire_u32(&ctl->terminate) != GTAP_RUN_DONE)
         return;
     gtap_pool_exit(worker);

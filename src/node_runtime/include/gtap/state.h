@@ -36,6 +36,7 @@ typedef struct gtap_config_t {
     int32_t profiling;             /* GTAP_ENABLE_PROFILING */
     int32_t stress;                /* GTAP_STRESS */
     int32_t grid_is_default;       /* grid_size is the fill-the-GPU default (gtap_launch may lower it) */
+    int32_t resume_batching;       /* GTAP_RESUME_BATCHING (thread mode, one queue, work stealing) */
     uint64_t max_task_memory;      /* bytes the record pool may take */
     /* where each value came from, for messages: the knob a user would change */
     const char *grid_size_knob;
@@ -139,7 +140,8 @@ typedef struct gtap_worker_stats {
     unsigned long long steal_attempts;/* claim attempts on a victim that looked non-empty */
     unsigned long long pool_slow;     /* allocations that took the slow path */
     unsigned long long records_used;  /* distinct records the worker handed out */
-    unsigned long long pad[2];
+    unsigned long long resumed_batches;/* iterations that ran a batch of the resume buffer */
+    unsigned long long pad[1];
 } gtap_worker_stats;
 
 /* Profiler interval: one scheduler iteration that ran tasks. */
@@ -174,7 +176,7 @@ typedef struct gtap_dev_state {
     gtap_gq *gq;                   /* GQ ablation: [num_queues] */
     uint32_t *gq_ring;             /* GQ ablation: [num_queues * gq_capacity] */
     uint32_t gq_mask;
-    uint32_t pad0;
+    int32_t resume_batching;       /* resumed tasks wait in the warp's buffer (worker_thread.cuh) */
     gtap_error_record *error;      /* device pointer to the mapped host record */
     unsigned char *root_result;    /* receives the root task's return value */
     gtap_worker_stats *stats;      /* [max_workers] */

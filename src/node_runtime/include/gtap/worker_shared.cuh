@@ -6,6 +6,10 @@
 
 #include "gtap/pool.cuh"
 
+/* Resume buffer (GTAP_RESUME_BATCHING): at most 31 tasks wait after the fill step, and one
+ * iteration adds at most one per lane, so 64 entries never overflow (worker_thread.cuh). */
+#define GTAP_RESUMED_CAPACITY 64
+
 typedef struct gtap_warp_sh {
     uint32_t tail[GTAP_MAX_NUM_QUEUES];       /* owner end of each queue (absolute position) */
     uint32_t head_cache[GTAP_MAX_NUM_QUEUES]; /* a recent value of each queue's steal end */
@@ -14,6 +18,10 @@ typedef struct gtap_warp_sh {
     uint32_t refresh;                         /* a spawn found head_cache stale */
     uint32_t maybe_published;                 /* bit q: queue q's count may be nonzero */
     uint32_t failed_push;                     /* a push raised an error: publish nothing more */
+    uint32_t hold_resumed;                    /* resumed tasks wait for a full batch now */
+    int32_t resumed_n;                        /* resumed tasks waiting in resumed[0..n) */
+    uint32_t resumed_batches;                 /* batches taken from resumed[] (GTAP_STATS) */
+    uint32_t resumed[GTAP_RESUMED_CAPACITY];  /* the resume buffer: private, never stolen */
     gtap_magazine mag;                        /* free record ids */
     unsigned long long pool_slow;             /* allocations that took the slow path */
 } gtap_warp_sh;

@@ -3,12 +3,14 @@
  * persistent scheduler loop entered through `#pragma gtap entry`.
  *
  * One scheduler iteration of a warp (docs/design.md, "thread mode"):
- *   1. fill: tasks kept from the last iteration, topped up from the warp's own deque;
+ *   1. fill: tasks kept from the last iteration, topped up from the warp's own deque; or
+ *      32 resumed tasks from the resume buffer; or what the buffer holds when nothing else;
  *   2. if none: go idle and steal (probing 32 victims at once), or leave on termination;
  *   3. run one segment of each task (lane i runs task i);
- *   4. complete: finished tasks notify their parents; the last child re-enqueues its parent;
+ *   4. complete: finished tasks notify their parents; the last child re-enqueues its parent
+ *      (to the resume buffer, GTAP_RESUME_BATCHING, else to the deque);
  *   5. publish: keep up to 32 of the new tasks (newest of the fullest queue) for the next
- *      iteration and publish the rest to thieves.
+ *      iteration, none when 32 resumed tasks are ready, and publish the rest to thieves.
  * Allocation (spawns, step 3) and release (step 4) of record ids never overlap.
  */
 #ifndef GTAP_WORKER_THREAD_CUH
@@ -71,6 +73,51 @@ GTAP_DEV int gtap_thread_push_local(gtap_warp_sh *sh, uint32_t w, uint32_t q, ui
     }
     gtap_ring_of(w, q)[pos & gtap_dev.ring_mask] = id;
     return 1;
+}
+
+/* Step 4, any lane: parent id is ready to resume. With GTAP_RESUME_BATCHING it waits in the
+ * warp's resume buffer until a batch of resumed tasks runs (step 1); the deque takes it if
+ * the buffer were ever full (worker_shared.cuh says why it is not). */
+GTAP_DEV void gtap_thread_resume(gtap_warp_sh *sh, uint32_t w, uint32_t queue, uint32_t id)
+{
+    if (sh->hold_resumed) {
+        int32_t pos = atomicAdd(&sh->resumed_n, 1); /* shared memory: only this warp */
+        if (pos < GTAP_RESUMED_CAPACITY) {
+            sh->resumed[pos] = id;
+            return;
+        }
+        atomicSub(&sh->resumed_n, 1); /* every lane past the end undoes its own increment */
+    }
+    gtap_thread_push_local(sh, w, queue, id);
+}
+
+/* Does the next batch come from the resume buffer, before the deque? When 32 are ready, or
+ * when the warp no longer holds resumed tasks back (then the buffer empties first). */
+GTAP_DEV int gtap_thread_resumed_first(const gtap_warp_sh *sh)
+{
+    return sh->resumed_n >= 32 || (sh->resumed_n > 0 && !sh->hold_resumed);
+}
+
+/* Step 1, warp-collective: lanes [0, k) take the oldest k <= 32 resumed tasks, and the rest
+ * (at most 32) move to the front. Oldest first: a task that waits is not passed over by
+ * newer ones again and again (its parent waits for it; near the end of a run that is the
+ * critical path). Returns k. */
+GTAP_DEV uint32_t gtap_thread_take_resumed(gtap_warp_sh *sh, uint32_t lane, uint32_t *my_task)
+{
+    const uint32_t n = (uint32_t)sh->resumed_n;
+    const uint32_t k = n < 32 ? n : 32;
+    if (lane < k)
+        *my_task = sh->resumed[lane];
+    const uint32_t rest = sh->resumed[k + lane < n ? k + lane : 0];
+    __syncwarp(); /* every lane has read its entries before any moves */
+    if (k + lane < n)
+        sh->resumed[lane] = rest;
+    if (lane == 0) {
+        sh->resumed_n = (int32_t)(n - k);
+        sh->resumed_batches += k != 0;
+    }
+    __syncwarp();
+    return k;
 }
 
 /* ---- The generated-code interface (gtap_gen.h) ----------------------------------------- */
@@ -209,7 +256,7 @@ GTAP_DEV void gtap_thread_complete(gtap_worker *wk, uint32_t id, uint32_t *free1
                     *free2 = parent;
             }
             else
-                gtap_thread_push_local(wk->sh, wk->warp, ph->cont_queue, parent);
+                gtap_thread_resume(wk->sh, wk->warp, ph->cont_queue, parent);
         }
     }
     if (!zombie && id != gtap_root_id())
@@ -246,7 +293,13 @@ GTAP_DEV void gtap_thread_free_ids(gtap_warp_sh *sh, uint32_t w, uint32_t lane, 
 
 /* Step 1: tops the warp's batch up to 32 from its own deque. Queue `prefer` first (the
  * queue of the tasks in hand, so that EPAQ batches stay homogeneous); an empty batch tries
- * every queue round-robin from prefer. Returns the new batch size; *cur gets the queue. */
+ * every queue round-robin from prefer. Returns the new batch size; *cur gets the queue.
+ * Resumed tasks (GTAP_RESUME_BATCHING) run as a batch of their own: 32 of them when ready
+ * (step 5 then kept nothing), else only when the deque is empty too. Such a batch has the
+ * like tasks the lanes need: a binary tree's inner node spawns and suspends at once while a
+ * leaf or a resumed node does the work, and in one batch the spawning lanes would idle
+ * through the work (bench/NOTES.md, step 19). The spawned tasks go first meanwhile; they
+ * are alike too, the children of one batch being one generation of the same functions. */
 GTAP_DEV uint32_t gtap_thread_fill(gtap_warp_sh *sh, uint32_t w, uint32_t lane, uint32_t ntask,
                                    uint32_t prefer, uint32_t *cur, uint32_t *my_task)
 {
@@ -256,6 +309,8 @@ GTAP_DEV uint32_t gtap_thread_fill(gtap_warp_sh *sh, uint32_t w, uint32_t lane, 
         *cur = prefer;
         return ntask;
     }
+    if (gtap_thread_resumed_first(sh)) /* read by every lane after the __syncwarp ending step 5 */
+        return gtap_thread_take_resumed(sh, lane, my_task);
     for (uint32_t i = 0; i < nq; i++) {
         uint32_t q = (prefer + i) % nq;
         uint32_t k = gtap_q_pop_warp(sh, w, q, 32, 0, lane, my_task);
@@ -264,7 +319,7 @@ GTAP_DEV uint32_t gtap_thread_fill(gtap_warp_sh *sh, uint32_t w, uint32_t lane, 
             return k;
         }
     }
-    return 0;
+    return gtap_thread_take_resumed(sh, lane, my_task);
 }
 
 /* After a failed push (gtap_thread_push_local): forgets this iteration's new entries, which
@@ -312,6 +367,8 @@ GTAP_DEV uint32_t gtap_thread_publish(gtap_warp_sh *sh, uint32_t w, uint32_t lan
         return 0;
     }
     uint32_t keep = nk < 32 ? nk : 32;
+    if (gtap_thread_resumed_first(sh))
+        keep = 0; /* step 1 takes a batch of resumed tasks */
     if (nq > 1) {
         /* EPAQ: the warp keeps running the queue it spawns most into, so its other queues
          * only grow meanwhile (fib(40) with 3 queues filled a 8192-entry cutoff queue while
@@ -441,6 +498,9 @@ static __device__ __noinline__ void gtap_thread_scheduler(void)
         gtap_pool_init(&sh->mag, w);
         sh->pool_slow = 0;
         sh->failed_push = 0;
+        sh->resumed_n = 0;
+        sh->resumed_batches = 0;
+        sh->hold_resumed = 0; /* until the first look at the active count */
     }
     __syncwarp();
 
@@ -533,6 +593,17 @@ static __device__ __noinline__ void gtap_thread_scheduler(void)
         ntask = gtap_thread_publish(sh, w, lane, &cur, &my_task);
         GTAP_PROFILE_END(lane == 0, w, executed);
 
+        if (gtap_dev.resume_batching && (st.batches & 7) == 4) {
+            /* Resumed tasks wait for a full batch only while (nearly) every warp has work:
+             * a waiting task that would spawn, or resume a parent that spawns, is parallelism
+             * that idle warps cannot steal (cilksort 10^6 took 1.39x as long when every warp
+             * kept waiting; bench/NOTES.md, step 19). One L2 load per 8 iterations. */
+            if (lane == 0) {
+                const int32_t active = (int32_t)gtap_ld_relaxed_u32(&ctl->active);
+                sh->hold_resumed = active >= (int32_t)(nworkers - nworkers / 16);
+            }
+            __syncwarp();
+        }
         if ((st.batches & 15) == 0) { /* an abort is rare: poll it every 16 iterations */
 #if defined(GTAP_DISTRIBUTED)
             if (kNode && lane == 0) /* progress for the agent's status counters and the watchdog */
@@ -547,6 +618,7 @@ static __device__ __noinline__ void gtap_thread_scheduler(void)
     }
     st.pool_slow = sh->pool_slow;
     st.records_used = gtap_pool_used(w);
+    st.resumed_batches = sh->resumed_batches;
     gtap_sched_exit(w, nworkers, lane, &st);
     GTAP_PROFILE_FLUSH(lane == 0, w);
 }
