@@ -295,7 +295,8 @@ GTAP_DEV void gtap_thread_free_ids(gtap_warp_sh *sh, uint32_t w, uint32_t lane, 
  * queue of the tasks in hand, so that EPAQ batches stay homogeneous); an empty batch tries
  * every queue round-robin from prefer. Returns the new batch size; *cur gets the queue.
  * Resumed tasks (GTAP_RESUME_BATCHING) run as a batch of their own: 32 of them when ready
- * (step 5 then kept nothing), else only when the deque is empty too. Such a batch has the
+ * (step 5 then kept nothing), or all of them once the warp stops holding them back, else
+ * only when the deque is empty too. Such a batch has the
  * like tasks the lanes need: a binary tree's inner node spawns and suspends at once while a
  * leaf or a resumed node does the work, and in one batch the spawning lanes would idle
  * through the work (bench/NOTES.md, step 19). The spawned tasks go first meanwhile; they
