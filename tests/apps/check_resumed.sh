@@ -1,5 +1,5 @@
 #!/bin/sh
-# check_resumed.sh MIN|0 COMMAND [ARGS...]: runs an application with GTAP_STATS=1 and checks
+# check_resumed.sh 1|0 COMMAND [ARGS...]: runs an application with GTAP_STATS=1 and checks
 # that it passes its check and that its warps ran at least one batch from the resume buffer
 # (GTAP_RESUME_BATCHING, worker_thread.cuh), or none when the first argument is 0. Exit 77
 # passes on.

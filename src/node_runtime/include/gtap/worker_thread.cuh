@@ -81,7 +81,9 @@ GTAP_DEV int gtap_thread_push_local(gtap_warp_sh *sh, uint32_t w, uint32_t q, ui
 GTAP_DEV void gtap_thread_resume(gtap_warp_sh *sh, uint32_t w, uint32_t queue, uint32_t id)
 {
     if (sh->hold_resumed) {
-        int32_t pos = atomicAdd(&sh->resumed_n, 1); /* shared memory: only this warp */
+        /* Claims a slot among this warp's lanes; the __syncwarp ending step 4 makes the entry
+         * visible to the lanes that take it in step 1. */
+        int32_t pos = atomicAdd(&sh->resumed_n, 1);
         if (pos < GTAP_RESUMED_CAPACITY) {
             sh->resumed[pos] = id;
             return;
@@ -295,12 +297,12 @@ GTAP_DEV void gtap_thread_free_ids(gtap_warp_sh *sh, uint32_t w, uint32_t lane, 
  * queue of the tasks in hand, so that EPAQ batches stay homogeneous); an empty batch tries
  * every queue round-robin from prefer. Returns the new batch size; *cur gets the queue.
  * Resumed tasks (GTAP_RESUME_BATCHING) run as a batch of their own: 32 of them when ready
- * (step 5 then kept nothing), or all of them once the warp stops holding them back, else
- * only when the deque is empty too. Such a batch has the
- * like tasks the lanes need: a binary tree's inner node spawns and suspends at once while a
- * leaf or a resumed node does the work, and in one batch the spawning lanes would idle
- * through the work (bench/NOTES.md, step 19). The spawned tasks go first meanwhile; they
- * are alike too, the children of one batch being one generation of the same functions. */
+ * (step 5 then kept nothing), all of them once the warp stops holding them back, else only
+ * when the deque is empty too. Such a batch has the like tasks the lanes need: a binary
+ * tree's inner node spawns and suspends at once while a leaf or a resumed node does the
+ * work, and in one batch the spawning lanes would idle through the work (bench/NOTES.md,
+ * step 19). The spawned tasks go first meanwhile; they are alike too, the children of one
+ * batch being one generation of the same functions. */
 GTAP_DEV uint32_t gtap_thread_fill(gtap_warp_sh *sh, uint32_t w, uint32_t lane, uint32_t ntask,
                                    uint32_t prefer, uint32_t *cur, uint32_t *my_task)
 {
