@@ -72,9 +72,10 @@
 #define GTAP_MAX_TASK_MEMORY (8ull << 30)
 #endif
 
-/* Thread mode, one queue, work-stealing scheduler: a resumed task (its last child finished)
- * waits in its warp's resume buffer, and the warp runs a batch of them once 32 are ready or
- * when it has nothing else; until then it runs spawned tasks. Batches then hold like tasks:
+/* Thread mode, one queue, work-stealing scheduler: while nearly every warp has work, a
+ * resumed task (its last child finished) waits in its warp's resume buffer, and the warp runs
+ * a batch of them once 32 are ready or when it has nothing else; until then it runs spawned
+ * tasks. Batches then hold like tasks:
  * a continuation that does the node's work no longer runs beside an entry that only spawns
  * and suspends (bench/NOTES.md, step 19). 0 turns it off. Env: GTAP_RESUME_BATCHING. */
 #ifndef GTAP_RESUME_BATCHING
