@@ -74,6 +74,11 @@ static int validate(const gtap_config_t *c)
                 "holds %d tasks\n", c->tasks_knob, c->max_tasks_per_worker, c->num_queues,
                 c->max_tasks_per_worker / c->num_queues);
     }
+    if (c->spread < 0 || c->spread > 16) {
+        fprintf(stderr, "gtap: error: GTAP_SPREAD=%d must be in [0, 16] (sixteenths of the warps; 0 = off)\n",
+                c->spread);
+        return cudaErrorInvalidValue;
+    }
     if (c->max_child_tasks <= 0 || c->profile_capacity <= 0) {
         fprintf(stderr, "gtap: error: GTAP_MAX_CHILD_TASKS and GTAP_PROFILE_CAPACITY must be positive\n");
         return cudaErrorInvalidValue;
@@ -161,6 +166,7 @@ int gtap_host_init(const gtap_config_t *cfg, const gtap_program_desc *prog, gtap
     s.num_queues = (int32_t)nq;
     s.resume_batching = cfg->resume_batching && cfg->mode == GTAP_MODE_THREAD && cfg->sched == GTAP_SCHED_WS &&
                         nq == 1;
+    s.spread = cfg->mode == GTAP_MODE_THREAD && cfg->sched == GTAP_SCHED_WS && nq == 1 ? cfg->spread : 0;
     s.assume_no_taskwait = cfg->assume_no_taskwait;
     s.max_workers = (uint32_t)workers;
     s.ring_capacity = ring_cap;
@@ -185,6 +191,8 @@ int gtap_host_init(const gtap_config_t *cfg, const gtap_program_desc *prog, gtap
     GTAP_DEV_ALLOC(s.ctl, sizeof(gtap_ctl));
     GTAP_DEV_ALLOC(s.root_result, 256);
     GTAP_DEV_ALLOC(s.stats, (size_t)workers * sizeof(gtap_worker_stats));
+    if (s.spread)
+        GTAP_DEV_ALLOC(s.sm_busy, (size_t)GTAP_MAX_SMS * sizeof(unsigned long long));
     if (cfg->sched == GTAP_SCHED_GQ) {
         uint32_t gq_cap = next_pow2_u32(records + 32 * workers + 1);
         s.gq_mask = gq_cap - 1;
@@ -237,7 +245,8 @@ void gtap_host_free_all(void)
 {
     gtap_dev_state *s = &gtap_rt.state;
     void *ptrs[] = {s->records, s->deques, s->rings, s->pool_stack, s->pool_workers, s->ctl,
-                    s->root_result, s->stats, s->gq, s->gq_ring, s->profile, s->profile_count};
+                    s->root_result, s->stats, s->gq, s->gq_ring, s->profile, s->profile_count,
+                    s->sm_busy};
     for (size_t i = 0; i < sizeof ptrs / sizeof ptrs[0]; i++)
         if (ptrs[i])
             cudaFree(ptrs[i]);
@@ -279,6 +288,8 @@ int gtap_host_reset(void)
         GTAP_CHECK_RESET(cudaMemset(s->gq, 0, (size_t)nq * sizeof(gtap_gq)));
     if (s->profile_count)
         GTAP_CHECK_RESET(cudaMemset(s->profile_count, 0, (size_t)workers * sizeof(uint32_t)));
+    if (s->sm_busy) /* workers clear their bits when they leave; an aborted run may not have */
+        GTAP_CHECK_RESET(cudaMemset(s->sm_busy, 0, (size_t)GTAP_MAX_SMS * sizeof(unsigned long long)));
 #undef GTAP_CHECK_RESET
     memset((void *)gtap_rt.error_host, 0, sizeof(gtap_error_record));
     (void)c;

@@ -82,6 +82,24 @@
 #define GTAP_RESUME_BATCHING 1
 #endif
 
+/* Thread mode, one queue, work stealing: the four warps that share one of an SM's four
+ * schedulers share its issue slots and ALU pipe, whatever their lanes, so near the end of a
+ * run (fewer warps busy than GTAP_SPREAD sixteenths of all) a scheduler with two or three
+ * busy warps runs each at 1/2 or 1/3 of its speed while others idle. After an iteration of
+ * at least GTAP_SPREAD_MIN_CYCLES, a warp that shares its scheduler with a busy warp of a
+ * lower slot publishes all its tasks, lets idle warps steal them for up to
+ * GTAP_SPREAD_WAIT_CYCLES, and takes back what is left (bench/NOTES.md, step 20). 0 turns
+ * it off. Env: GTAP_SPREAD. */
+#ifndef GTAP_SPREAD
+#define GTAP_SPREAD 4
+#endif
+#ifndef GTAP_SPREAD_MIN_CYCLES
+#define GTAP_SPREAD_MIN_CYCLES 65536
+#endif
+#ifndef GTAP_SPREAD_WAIT_CYCLES
+#define GTAP_SPREAD_WAIT_CYCLES 40000
+#endif
+
 /* Profiler (compile-time switch; costs nothing when off): GTAP_ENABLE_PROFILING, or the
  * paper's PROFILE. Intervals recorded per worker before later ones are counted as dropped
  * (env: GTAP_PROFILE_CAPACITY; the paper's MAX_PROFILE_DATA is accepted as an alias). */

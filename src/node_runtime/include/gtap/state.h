@@ -11,6 +11,7 @@
 
 #define GTAP_NO_TASK 0xffffffffu
 #define GTAP_MAX_NUM_QUEUES 8 /* EPAQ queues per warp, at most */
+#define GTAP_MAX_SMS 1024     /* %smid values the busy-slot words cover (GTAP_SPREAD) */
 
 /* Worker granularity. */
 enum gtap_mode { GTAP_MODE_THREAD = 1, GTAP_MODE_BLOCK = 2 };
@@ -37,6 +38,7 @@ typedef struct gtap_config_t {
     int32_t stress;                /* GTAP_STRESS */
     int32_t grid_is_default;       /* grid_size is the fill-the-GPU default (gtap_launch may lower it) */
     int32_t resume_batching;       /* GTAP_RESUME_BATCHING (thread mode, one queue, work stealing) */
+    int32_t spread;                /* GTAP_SPREAD (same scope): 0 = off, else sixteenths of the warps */
     uint64_t max_task_memory;      /* bytes the record pool may take */
     /* where each value came from, for messages: the knob a user would change */
     const char *grid_size_knob;
@@ -141,7 +143,7 @@ typedef struct gtap_worker_stats {
     unsigned long long pool_slow;     /* allocations that took the slow path */
     unsigned long long records_used;  /* distinct records the worker handed out */
     unsigned long long resumed_batches;/* iterations that ran a batch of the resume buffer */
-    unsigned long long pad[1];
+    unsigned long long spreads;       /* iterations after which the warp let its tasks be stolen */
 } gtap_worker_stats;
 
 /* Profiler interval: one scheduler iteration that ran tasks. */
@@ -177,6 +179,8 @@ typedef struct gtap_dev_state {
     uint32_t *gq_ring;             /* GQ ablation: [num_queues * gq_capacity] */
     uint32_t gq_mask;
     int32_t resume_batching;       /* resumed tasks wait in the warp's buffer (worker_thread.cuh) */
+    int32_t spread;                /* GTAP_SPREAD: spread when fewer warps than spread/16 are busy */
+    unsigned long long *sm_busy;   /* [GTAP_MAX_SMS]: bit s of word m = warp slot s of SM m is busy */
     gtap_error_record *error;      /* device pointer to the mapped host record */
     unsigned char *root_result;    /* receives the root task's return value */
     gtap_worker_stats *stats;      /* [max_workers] */

@@ -22,6 +22,11 @@ typedef struct gtap_warp_sh {
     int32_t resumed_n;                        /* resumed tasks waiting in resumed[0..n) */
     uint32_t resumed_batches;                 /* batches taken from resumed[] (GTAP_STATS) */
     uint32_t resumed[GTAP_RESUMED_CAPACITY];  /* the resume buffer: private, never stolen */
+    uint32_t spreads;                         /* iterations after which the warp spread (GTAP_STATS) */
+    uint32_t slot;                            /* GTAP_SPREAD: %warpid, the warp's slot on its SM */
+    uint32_t slot_busy;                       /* our bit of sm_busy[slot_sm] is set */
+    unsigned long long *slot_word;            /* &gtap_dev.sm_busy[%smid]; NULL: not tracked */
+    long long iter_start;                     /* clock64() when the iteration's tasks started */
     gtap_magazine mag;                        /* free record ids */
     unsigned long long pool_slow;             /* allocations that took the slow path */
 } gtap_warp_sh;

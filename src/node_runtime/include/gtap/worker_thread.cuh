@@ -122,6 +122,58 @@ GTAP_DEV uint32_t gtap_thread_take_resumed(gtap_warp_sh *sh, uint32_t lane, uint
     return k;
 }
 
+/* GTAP_SPREAD: the warp's bit in gtap_dev.sm_busy, the words of busy warp slots per SM,
+ * kept by lane 0 in shared memory (in registers, it was live across the tasks' code and cost
+ * 13-20 registers). An SM's four schedulers each issue for the warps of one slot residue
+ * mod 4. The bits are a hint, read and written relaxed, and order nothing. */
+GTAP_DEV void gtap_slot_init(gtap_warp_sh *sh)
+{
+    uint32_t sm, slot;
+    asm volatile("mov.u32 %0, %%smid;" : "=r"(sm));
+    asm volatile("mov.u32 %0, %%warpid;" : "=r"(slot));
+    sh->slot_word = gtap_dev.spread && sm < GTAP_MAX_SMS && slot < 64 ? gtap_dev.sm_busy + sm : NULL;
+    sh->slot = slot;
+    sh->slot_busy = 0;
+}
+
+GTAP_DEV void gtap_slot_mark(gtap_warp_sh *sh, uint32_t busy)
+{
+    if (!sh->slot_word || sh->slot_busy == busy)
+        return;
+    sh->slot_busy = busy;
+    if (busy)
+        atomicOr(sh->slot_word, 1ull << sh->slot);
+    else
+        atomicAnd(sh->slot_word, ~(1ull << sh->slot));
+}
+
+/* Lane 0, after an iteration of at least GTAP_SPREAD_MIN_CYCLES: should the warp hand its
+ * next tasks to idle warps? Yes when few warps are busy (so some schedulers sit idle) and a
+ * busy warp of a lower slot shares this warp's scheduler (the lowest stays, the others
+ * spread): on an idle scheduler the tasks run up to 2-4x as fast (bench/NOTES.md, step 20).
+ * Its L2 loads happen only after long iterations. */
+GTAP_DEV uint32_t gtap_thread_should_spread(gtap_warp_sh *sh, uint32_t nworkers)
+{
+    if (!sh->slot_word)
+        return 0;
+    const int32_t active = (int32_t)gtap_ld_relaxed_u32(&gtap_dev.ctl->active);
+    if (active >= (int32_t)(nworkers * (uint32_t)gtap_dev.spread / 16))
+        return 0;
+    const unsigned long long same_scheduler = 0x1111111111111111ull << (sh->slot & 3);
+    const unsigned long long lower = (1ull << sh->slot) - 1;
+    if ((gtap_ld_relaxed_u64(sh->slot_word) & same_scheduler & lower) == 0)
+        return 0;
+    if (sh->resumed_n > 0) {
+        /* Tasks still wait in the resume buffer (the active count was read as high up to 8
+         * iterations ago): run them first, and spread after the next long iteration. Moving
+         * them to the deque here took 12 more registers in the scheduler loop, and fib(30)
+         * was 4-5% slower with them. */
+        sh->hold_resumed = 0;
+        return 0;
+    }
+    return 1;
+}
+
 /* ---- The generated-code interface (gtap_gen.h) ----------------------------------------- */
 
 GTAP_API void *gtap_task_spawn(gtap_worker *w, gtap_task parent, unsigned fn, unsigned data_size,
@@ -349,9 +401,10 @@ GTAP_DEV void gtap_thread_publish_spawned(gtap_warp_sh *sh, uint32_t w, uint32_t
     gtap_thread_drop_spawned(sh, lane);
 }
 
-/* Step 5: keeps up to 32 new tasks as the next batch and publishes the rest. */
+/* Step 5: keeps up to 32 new tasks as the next batch (none when spreading) and publishes
+ * the rest. */
 GTAP_DEV uint32_t gtap_thread_publish(gtap_warp_sh *sh, uint32_t w, uint32_t lane, uint32_t *cur,
-                                      uint32_t *my_task)
+                                      uint32_t *my_task, uint32_t spreading)
 {
     const uint32_t nq = (uint32_t)gtap_dev.num_queues;
     uint32_t qk = *cur, nk = 0, total = 0;
@@ -370,8 +423,8 @@ GTAP_DEV uint32_t gtap_thread_publish(gtap_warp_sh *sh, uint32_t w, uint32_t lan
         return 0;
     }
     uint32_t keep = nk < 32 ? nk : 32;
-    if (gtap_thread_resumed_first(sh))
-        keep = 0; /* step 1 takes a batch of resumed tasks */
+    if (spreading || gtap_thread_resumed_first(sh))
+        keep = 0; /* step 1 takes a batch of resumed tasks, or thieves take them all */
     if (nq > 1) {
         /* EPAQ: the warp keeps running the queue it spawns most into, so its other queues
          * only grow meanwhile (fib(40) with 3 queues filled a 8192-entry cutoff queue while
@@ -406,6 +459,26 @@ GTAP_DEV uint32_t gtap_thread_publish(gtap_warp_sh *sh, uint32_t w, uint32_t lan
     gtap_thread_publish_spawned(sh, w, lane, qk, keep);
     *cur = qk;
     return keep;
+}
+
+/* GTAP_SPREAD, lane 0, after step 5 published everything: the warp is not busy while lane 0
+ * waits until thieves have taken its published tasks or GTAP_SPREAD_WAIT_CYCLES pass; step
+ * 1 then takes back what is left, and the warp is busy again. The warp stays active
+ * meanwhile: its deque is not empty (docs/termination.md T2). */
+GTAP_DEV void gtap_thread_wait_for_thieves(gtap_warp_sh *sh, uint32_t w)
+{
+    const long long t0 = clock64();
+    uint32_t left = (uint32_t)gtap_ld_relaxed_u64(&gtap_deque_of(w, 0)->meta);
+    if (!left)
+        return;
+    sh->spreads++;
+    gtap_slot_mark(sh, 0);
+    while (left && clock64() - t0 < (long long)(GTAP_SPREAD_WAIT_CYCLES)) {
+        __nanosleep(256);
+        left = (uint32_t)gtap_ld_relaxed_u64(&gtap_deque_of(w, 0)->meta);
+    }
+    if (left)
+        gtap_slot_mark(sh, 1);
 }
 
 /* Step 2: the idle loop. Each round the 32 lanes probe 32 random (victim, queue) pairs at
@@ -504,6 +577,8 @@ static __device__ __noinline__ void gtap_thread_scheduler(void)
         sh->resumed_n = 0;
         sh->resumed_batches = 0;
         sh->hold_resumed = 0; /* until the first look at the active count */
+        sh->spreads = 0;
+        gtap_slot_init(sh);
     }
     __syncwarp();
 
@@ -535,8 +610,10 @@ static __device__ __noinline__ void gtap_thread_scheduler(void)
 #endif
         {
             ntask = 1;
-            if (lane == 0)
+            if (lane == 0) {
                 my_task = gtap_root_id();
+                gtap_slot_mark(sh, 1);
+            }
         }
     }
 
@@ -545,8 +622,10 @@ static __device__ __noinline__ void gtap_thread_scheduler(void)
             ntask = gtap_thread_fill(sh, w, lane, ntask, cur, &cur, &my_task);
         if (ntask == 0) {
             if (active) {
-                if (lane == 0)
+                if (lane == 0) {
                     gtap_q_quiesce(w);
+                    gtap_slot_mark(sh, 0);
+                }
                 gtap_sched_go_idle<kNode>(lane);
                 active = 0;
             }
@@ -554,11 +633,15 @@ static __device__ __noinline__ void gtap_thread_scheduler(void)
             if (ntask == 0)
                 break; /* terminated or aborting */
             active = 1;
+            if (lane == 0)
+                gtap_slot_mark(sh, 1);
         }
         gtap_mag_balance_warp(&sh->mag, w, lane);
         if (lane == 0)
             gtap_q_refresh(sh, w);
         const int32_t mag_before = sh->mag.n; /* read by every lane; only lane 0 uses it */
+        if (gtap_dev.spread && lane == 0)
+            sh->iter_start = clock64();
         __syncwarp();
         GTAP_PROFILE_BEGIN(lane == 0);
 
@@ -588,13 +671,24 @@ static __device__ __noinline__ void gtap_thread_scheduler(void)
         gtap_thread_free_ids(sh, w, lane, f1, f2);
         __syncwarp();
 
-        /* Step 5: keep and publish. */
+        /* Step 5: keep and publish; or publish everything and let idle warps take it. */
+        uint32_t spreading = 0;
+        if (gtap_dev.spread) {
+            if (lane == 0 && clock64() - sh->iter_start >= (long long)(GTAP_SPREAD_MIN_CYCLES))
+                spreading = gtap_thread_should_spread(sh, nworkers);
+            spreading = __shfl_sync(GTAP_FULL_MASK, spreading, 0);
+        }
         const uint32_t executed = ntask;
         st.batches++;
         st.tasks += executed;
         my_task = GTAP_NO_TASK;
-        ntask = gtap_thread_publish(sh, w, lane, &cur, &my_task);
+        ntask = gtap_thread_publish(sh, w, lane, &cur, &my_task, spreading);
         GTAP_PROFILE_END(lane == 0, w, executed);
+        if (spreading) {
+            if (lane == 0)
+                gtap_thread_wait_for_thieves(sh, w);
+            __syncwarp();
+        }
 
         if (gtap_dev.resume_batching && (st.batches & 7) == 4) {
             /* Resumed tasks wait for a full batch only while (nearly) every warp has work:
@@ -622,6 +716,9 @@ static __device__ __noinline__ void gtap_thread_scheduler(void)
     st.pool_slow = sh->pool_slow;
     st.records_used = gtap_pool_used(w);
     st.resumed_batches = sh->resumed_batches;
+    st.spreads = sh->spreads;
+    if (lane == 0)
+        gtap_slot_mark(sh, 0); /* an aborted run may leave a busy warp; reset clears it too */
     gtap_sched_exit(w, nworkers, lane, &st);
     GTAP_PROFILE_FLUSH(lane == 0, w);
 }

@@ -1,0 +1,26 @@
+#!/bin/sh
+# check_stat.sh resumed|spread 1|0 COMMAND [ARGS...]: runs an application with GTAP_STATS=1
+# and checks that it passes its check and that its warps ran at least one batch from the
+# resume buffer (resumed: GTAP_RESUME_BATCHING) or handed their tasks to idle warps at least
+# once (spread: GTAP_SPREAD; worker_thread.cuh), or never when the second argument is 0.
+# Exit 77 passes on.
+case $1 in
+resumed) pattern='s/.*; \([0-9]*\) batches of resumed tasks.*/\1/p'; what="batches of resumed tasks" ;;
+spread) pattern='s/.*; \([0-9]*\) spread to idle warps.*/\1/p'; what="spreads to idle warps" ;;
+*) echo "check_stat: unknown statistic '$1' (resumed or spread)" >&2; exit 2 ;;
+esac
+want=$2
+shift 2
+out=$(GTAP_STATS=1 "$@" 2>&1)
+rc=$?
+[ "$rc" -eq 77 ] && exit 77
+printf '%s\n' "$out"
+[ "$rc" -eq 0 ] || { echo "check_stat: exit status $rc" >&2; exit 1; }
+printf '%s\n' "$out" | grep -q "check: PASS" || { echo "check_stat: no passing check" >&2; exit 1; }
+n=$(printf '%s\n' "$out" | sed -n "$pattern" | tail -n 1)
+[ -n "$n" ] || { echo "check_stat: no statistics line" >&2; exit 1; }
+if [ "$want" = 0 ]; then
+    [ "$n" -eq 0 ] || { echo "check_stat: $n $what, expected none" >&2; exit 1; }
+else
+    [ "$n" -ge 1 ] || { echo "check_stat: no $what" >&2; exit 1; }
+fi
