@@ -511,6 +511,25 @@ static char *text_of(const srcfile *f, unsigned b, unsigned e)
     return xstrndup(f->text + b, e > b ? e - b : 0);
 }
 
+/* Offset of the name of the kernel holding an entry directive, where GTAP_ENTRY_KERNEL (the
+ * runtime's attributes for the persistent kernel: gtap_gen.h) is written; -1 when the
+ * function is not a __global__ definition or names its own __launch_bounds__ / __maxnreg__,
+ * which would conflict. */
+static long entry_kernel_name_offset(actx *a, const fn_def *def)
+{
+    const srcfile *f = a->u->f;
+    long name = parse_offset(a->u->pr, f, clang_getCursorLocation(def->cur));
+    if (name < (long)def->begin || name >= (long)def->end)
+        return -1;
+    const char *body = memchr(f->text + name, '{', def->end - (unsigned)name);
+    if (!body)
+        return -1;
+    char *head = xstrndup(f->text + def->begin, (size_t)(body - (f->text + def->begin)));
+    int ok = strstr(head, "__global__") && !strstr(head, "__launch_bounds__") && !strstr(head, "__maxnreg__");
+    free(head);
+    return ok ? name : -1;
+}
+
 static void analyze_entry(actx *a, fn_def *def, directive *d)
 {
     unit *u = a->u;
@@ -549,6 +568,7 @@ static void analyze_entry(actx *a, fn_def *def, directive *d)
     e.stmt_begin = t->v[s].begin;
     e.stmt_end = end;
     e.callee = callee;
+    e.kernel_name_off = entry_kernel_name_offset(a, def);
     if ((cf.dst >= 0 || cf.decl_var >= 0) && callee->is_void) {
         diag_error(u->f, t->v[s].begin, "task function '%s' returns void; its result cannot be assigned",
                    callee->name);

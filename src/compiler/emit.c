@@ -253,7 +253,7 @@ static void trailer(unit *u, strbuf *sb)
         }
     }
     uint64_t ph = fnv1a(0xcbf29ce484222325ull, "gtap-program");
-    ph = fnv1a_u64(ph, 1); /* GTAP_GEN_INTERFACE_VERSION */
+    ph = fnv1a_u64(ph, 2); /* GTAP_GEN_INTERFACE_VERSION */
     ph = fnv1a_u64(ph, (uint64_t)u->mode);
     for (unsigned i = 0; i < u->num_fns; i++) {
         ph = fnv1a_u64(ph, u->fns[i].sig_hash);

@@ -549,6 +549,12 @@ static void lower_entry(unit *u, entry_site *e)
     sb_append(&sb, "}");
     /* the pragma line itself disappears; the statement becomes the entry sequence */
     edit_add(&u->edits, u->f, e->dir->begin, e->dir->end, "");
+    /* the kernel gets the runtime's attributes once, however many entries it holds */
+    int first_in_kernel = e->kernel_name_off >= 0;
+    for (const entry_site *o = u->entries; o < e && first_in_kernel; o++)
+        first_in_kernel = o->kernel_name_off != e->kernel_name_off;
+    if (first_in_kernel)
+        edit_add(&u->edits, u->f, (unsigned)e->kernel_name_off, (unsigned)e->kernel_name_off, "GTAP_ENTRY_KERNEL ");
     edit_add(&u->edits, u->f, e->stmt_begin, e->stmt_end, sb_str(&sb));
     sb_free(&sb);
 }

@@ -132,6 +132,7 @@ typedef struct entry_site {
     char *decl_prefix;             /* `T x` of a declaration form, or NULL */
     char **args;
     unsigned num_args;
+    long kernel_name_off;          /* where GTAP_ENTRY_KERNEL goes (the kernel's name), or -1 */
 } entry_site;
 
 typedef struct unit {

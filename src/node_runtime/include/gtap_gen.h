@@ -74,7 +74,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define GTAP_GEN_INTERFACE_VERSION 1
+#define GTAP_GEN_INTERFACE_VERSION 2
 
 /* Resumption states are stored in 16 bits next to the function id; states at or above
  * GTAP_MAX_RESUME_STATES are reserved for the runtime (e.g. the zombie marker). */
@@ -87,6 +87,22 @@
 #else
 #define GTAP_TASK_FN static __device__ __forceinline__
 #define GTAP_API static __device__ __forceinline__
+#endif
+
+/* gtapcc writes GTAP_ENTRY_KERNEL before the name of every kernel that holds an entry
+ * directive (unless it names its own __launch_bounds__ or __maxnreg__). Thread mode gives
+ * ptxas the registers that the warps per SM the runtime launches leave each thread
+ * (GTAP_ENTRY_MAX_REGISTERS, gtap/host_api.cuh): left to its default, ptxas kept the
+ * persistent kernel near 72 registers, for an occupancy the runtime never uses, and the
+ * scheduling of the task code moved with every change around it (a load of the binary
+ * tree's unrolled loop waited for the previous one: +15% at D=18; bench/NOTES.md, step 20). */
+#if !defined(GTAP_ENTRY_KERNEL)
+#if defined(GTAP_WORKER_IS_THREAD) && !defined(GTAP_TARGET_HOST) && defined(__CUDACC__) && \
+    (__CUDACC_VER_MAJOR__ > 12 || (__CUDACC_VER_MAJOR__ == 12 && __CUDACC_VER_MINOR__ >= 4))
+#define GTAP_ENTRY_KERNEL __maxnreg__(GTAP_ENTRY_MAX_REGISTERS)
+#else
+#define GTAP_ENTRY_KERNEL
+#endif
 #endif
 
 #ifdef __cplusplus

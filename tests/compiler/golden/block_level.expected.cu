@@ -62,4 +62,4 @@ const gtap_program_desc gtapgen_program = {
     gtapgen_umax(0u, (uint32_t)sizeof(struct gtapgen_sum_data)),
     gtapgen_umax(1u, (uint32_t)alignof(struct gtapgen_sum_data)),
     gtapgen_umax(0u, (uint32_t)sizeof(gtapgen_sum_ret)),
-    1u, 0xf5d79e826d390299ull, gtapgen_functions};
+    1u, 0xcad3a230bdeccd26ull, gtapgen_functions};

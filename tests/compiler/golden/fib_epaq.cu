@@ -18,3 +18,18 @@ __global__ void exec_kernel() {
     #pragma gtap entry
     d_result = fib(40);
 }
+
+// GTAP_ENTRY_KERNEL goes before the name of a kernel with entries, once; a kernel that names
+// its own __launch_bounds__ keeps them alone.
+__global__ void twice_kernel(int n) {
+    #pragma gtap entry
+    d_result = fib(n);
+    #pragma gtap entry
+    int more = fib(n - 1);
+    d_result += more;
+}
+
+__global__ void __launch_bounds__(128) bounded_kernel() {
+    #pragma gtap entry
+    d_result = fib(20);
+}

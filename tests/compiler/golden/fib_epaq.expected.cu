@@ -32,9 +32,24 @@ GTAP_TASK_FN void gtapgen_fib(gtap_worker *gtapgen_w, gtap_task gtapgen_t);
     { gtapgen_fib_ret gtapgen_rv = (a + b); gtap_task_return(gtapgen_w, gtapgen_t, &gtapgen_rv, (unsigned)sizeof gtapgen_rv); return; }
 }}
 
-__global__ void exec_kernel() {
+__global__ void GTAP_ENTRY_KERNEL exec_kernel() {
     
     { struct gtapgen_fib_data *gtapgen_root = (struct gtapgen_fib_data *)gtap_entry_begin(GTAPGEN_FN_fib, (unsigned)sizeof(struct gtapgen_fib_data), (unsigned)sizeof(gtapgen_fib_ret)); if (gtapgen_root) { gtapgen_root->n = (40); } gtap_entry_run(); { const void *gtapgen_res = gtap_entry_result(); if (gtapgen_res) d_result = *(const gtapgen_fib_ret *)gtapgen_res; } }
+}
+
+// GTAP_ENTRY_KERNEL goes before the name of a kernel with entries, once; a kernel that names
+// its own __launch_bounds__ keeps them alone.
+__global__ void GTAP_ENTRY_KERNEL twice_kernel(int n) {
+    
+    { struct gtapgen_fib_data *gtapgen_root = (struct gtapgen_fib_data *)gtap_entry_begin(GTAPGEN_FN_fib, (unsigned)sizeof(struct gtapgen_fib_data), (unsigned)sizeof(gtapgen_fib_ret)); if (gtapgen_root) { gtapgen_root->n = (n); } gtap_entry_run(); { const void *gtapgen_res = gtap_entry_result(); if (gtapgen_res) d_result = *(const gtapgen_fib_ret *)gtapgen_res; } }
+    
+    int more; { struct gtapgen_fib_data *gtapgen_root = (struct gtapgen_fib_data *)gtap_entry_begin(GTAPGEN_FN_fib, (unsigned)sizeof(struct gtapgen_fib_data), (unsigned)sizeof(gtapgen_fib_ret)); if (gtapgen_root) { gtapgen_root->n = (n - 1); } gtap_entry_run(); { const void *gtapgen_res = gtap_entry_result(); if (gtapgen_res) more = *(const gtapgen_fib_ret *)gtapgen_res; } }
+    d_result += more;
+}
+
+__global__ void __launch_bounds__(128) bounded_kernel() {
+    
+    { struct gtapgen_fib_data *gtapgen_root = (struct gtapgen_fib_data *)gtap_entry_begin(GTAPGEN_FN_fib, (unsigned)sizeof(struct gtapgen_fib_data), (unsigned)sizeof(gtapgen_fib_ret)); if (gtapgen_root) { gtapgen_root->n = (20); } gtap_entry_run(); { const void *gtapgen_res = gtap_entry_result(); if (gtapgen_res) d_result = *(const gtapgen_fib_ret *)gtapgen_res; } }
 }
 
 
@@ -56,4 +71,4 @@ const gtap_program_desc gtapgen_program = {
     gtapgen_umax(0u, (uint32_t)sizeof(struct gtapgen_fib_data)),
     gtapgen_umax(1u, (uint32_t)alignof(struct gtapgen_fib_data)),
     gtapgen_umax(0u, (uint32_t)sizeof(gtapgen_fib_ret)),
-    1u, 0xdf602f0bcd4e6867ull, gtapgen_functions};
+    1u, 0x29e3570c980c9e98ull, gtapgen_functions};

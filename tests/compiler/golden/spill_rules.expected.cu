@@ -98,4 +98,4 @@ const gtap_program_desc gtapgen_program = {
     gtapgen_umax(gtapgen_umax(0u, (uint32_t)sizeof(struct gtapgen_f_data)), (uint32_t)sizeof(struct gtapgen_g_data)),
     gtapgen_umax(gtapgen_umax(1u, (uint32_t)alignof(struct gtapgen_f_data)), (uint32_t)alignof(struct gtapgen_g_data)),
     gtapgen_umax(gtapgen_umax(0u, (uint32_t)sizeof(gtapgen_f_ret)), (uint32_t)sizeof(gtapgen_g_ret)),
-    1u, 0x4b351306216493e9ull, gtapgen_functions};
+    1u, 0xfdfad94a29cde9d2ull, gtapgen_functions};

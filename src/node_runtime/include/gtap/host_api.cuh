@@ -34,6 +34,15 @@ static __global__ void gtap_occupancy_probe_kernel(void)
 #define GTAP_DEFAULT_WARPS_PER_SM 16
 #endif
 
+/* Registers per thread of the entry kernel (thread mode, GTAP_ENTRY_KERNEL: gtap_gen.h):
+ * what GTAP_DEFAULT_WARPS_PER_SM warps leave of an SM's 64 K, in steps of 8, at most 255
+ * (128 at 16 warps per SM, 64 at 32). */
+#ifndef GTAP_ENTRY_MAX_REGISTERS
+#define GTAP_ENTRY_MAX_REGISTERS                                                                      \
+    (65536 / ((GTAP_DEFAULT_WARPS_PER_SM) * 32) / 8 * 8 > 255 ? 255                                  \
+                                                              : 65536 / ((GTAP_DEFAULT_WARPS_PER_SM) * 32) / 8 * 8)
+#endif
+
 /* The default grid for blocks of block_threads threads: env GTAP_GRID_SIZE, else as many
  * blocks as can be resident at once (thread mode: at most GTAP_DEFAULT_WARPS_PER_SM warps
  * per SM). Blocks larger than GTAP_BLOCK_SIZE get their scheduler state as dynamic shared
