@@ -107,6 +107,17 @@ GTAP_DEV uint64_t gtap_atomic_and_release_u64(uint64_t *p, uint64_t v)
     return old;
 }
 
+/* Bit updates nobody waits for (no result: the warp does not stall on the L2 round trip). */
+GTAP_DEV void gtap_red_or_relaxed_u64(void *p, uint64_t v)
+{
+    asm volatile("red.relaxed.gpu.global.or.b64 [%0], %1;" : : "l"(p), "l"(v) : "memory");
+}
+
+GTAP_DEV void gtap_red_and_relaxed_u64(void *p, uint64_t v)
+{
+    asm volatile("red.relaxed.gpu.global.and.b64 [%0], %1;" : : "l"(p), "l"(v) : "memory");
+}
+
 /* ---- System scope: memory the host also reads and writes (mapped pinned memory, e.g. the
  * distributed layer's mailboxes). Relaxed loads at .sys scope are never served from a stale
  * cached copy. */

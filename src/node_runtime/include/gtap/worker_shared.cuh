@@ -26,7 +26,9 @@ typedef struct gtap_warp_sh {
     uint32_t slot;                            /* GTAP_SPREAD: %warpid, the warp's slot on its SM */
     uint32_t slot_busy;                       /* our bit of sm_busy[slot_sm] is set */
     unsigned long long *slot_word;            /* &gtap_dev.sm_busy[%smid]; NULL: not tracked */
-    long long iter_start;                     /* clock64() when the iteration's tasks started */
+    uint32_t timing;                          /* iterations are long: look at every one */
+    uint32_t poll_batch;                      /* iteration count at poll_clock */
+    long long poll_clock;                     /* clock64() at the last look */
     gtap_magazine mag;                        /* free record ids */
     unsigned long long pool_slow;             /* allocations that took the slow path */
 } gtap_warp_sh;

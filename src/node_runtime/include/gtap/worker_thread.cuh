@@ -134,6 +134,9 @@ GTAP_DEV void gtap_slot_init(gtap_warp_sh *sh)
     sh->slot_word = gtap_dev.spread && sm < GTAP_MAX_SMS && slot < 64 ? gtap_dev.sm_busy + sm : NULL;
     sh->slot = slot;
     sh->slot_busy = 0;
+    sh->timing = 0;
+    sh->poll_batch = 0;
+    sh->poll_clock = clock64();
 }
 
 GTAP_DEV void gtap_slot_mark(gtap_warp_sh *sh, uint32_t busy)
@@ -142,19 +145,25 @@ GTAP_DEV void gtap_slot_mark(gtap_warp_sh *sh, uint32_t busy)
         return;
     sh->slot_busy = busy;
     if (busy)
-        atomicOr(sh->slot_word, 1ull << sh->slot);
+        gtap_red_or_relaxed_u64(sh->slot_word, 1ull << sh->slot);
     else
-        atomicAnd(sh->slot_word, ~(1ull << sh->slot));
+        gtap_red_and_relaxed_u64(sh->slot_word, ~(1ull << sh->slot));
 }
 
-/* Lane 0, after an iteration of at least GTAP_SPREAD_MIN_CYCLES: should the warp hand its
- * next tasks to idle warps? Yes when few warps are busy (so some schedulers sit idle) and a
- * busy warp of a lower slot shares this warp's scheduler (the lowest stays, the others
- * spread): on an idle scheduler the tasks run up to 2-4x as fast (bench/NOTES.md, step 20).
- * Its L2 loads happen only after long iterations. */
-GTAP_DEV uint32_t gtap_thread_should_spread(gtap_warp_sh *sh, uint32_t nworkers)
+/* Lane 0, every 8th iteration, or every one while they are long (sh->timing): should the
+ * warp hand its next tasks to idle warps? Only after iterations of GTAP_SPREAD_MIN_CYCLES
+ * on average since the last look, and when few warps are busy (so some schedulers sit
+ * idle) and a busy warp of a lower slot shares this warp's scheduler (the lowest stays, the
+ * others spread): on an idle scheduler the tasks run up to 2-4x as fast (bench/NOTES.md,
+ * step 20). A clock read in every iteration cost fib(30) 4%; the L2 loads happen only after
+ * long iterations. */
+GTAP_DEV uint32_t gtap_thread_should_spread(gtap_warp_sh *sh, uint32_t nworkers, uint32_t batches)
 {
-    if (!sh->slot_word)
+    const long long now = clock64();
+    sh->timing = now - sh->poll_clock >= (long long)(GTAP_SPREAD_MIN_CYCLES) * (long long)(batches - sh->poll_batch);
+    sh->poll_clock = now;
+    sh->poll_batch = batches;
+    if (!sh->timing || !sh->slot_word)
         return 0;
     const int32_t active = (int32_t)gtap_ld_relaxed_u32(&gtap_dev.ctl->active);
     if (active >= (int32_t)(nworkers * (uint32_t)gtap_dev.spread / 16))
@@ -640,8 +649,6 @@ static __device__ __noinline__ void gtap_thread_scheduler(void)
         if (lane == 0)
             gtap_q_refresh(sh, w);
         const int32_t mag_before = sh->mag.n; /* read by every lane; only lane 0 uses it */
-        if (gtap_dev.spread && lane == 0)
-            sh->iter_start = clock64();
         __syncwarp();
         GTAP_PROFILE_BEGIN(lane == 0);
 
@@ -673,9 +680,9 @@ static __device__ __noinline__ void gtap_thread_scheduler(void)
 
         /* Step 5: keep and publish; or publish everything and let idle warps take it. */
         uint32_t spreading = 0;
-        if (gtap_dev.spread) {
-            if (lane == 0 && clock64() - sh->iter_start >= (long long)(GTAP_SPREAD_MIN_CYCLES))
-                spreading = gtap_thread_should_spread(sh, nworkers);
+        if (gtap_dev.spread && (sh->timing || (st.batches & 7) == 0)) {
+            if (lane == 0)
+                spreading = gtap_thread_should_spread(sh, nworkers, (uint32_t)st.batches);
             spreading = __shfl_sync(GTAP_FULL_MASK, spreading, 0);
         }
         const uint32_t executed = ntask;
