@@ -85,11 +85,11 @@
 /* Thread mode, one queue, work stealing: the four warps that share one of an SM's four
  * schedulers share its issue slots and ALU pipe, whatever their lanes, so near the end of a
  * run (fewer warps busy than GTAP_SPREAD sixteenths of all) a scheduler with two or three
- * busy warps runs each at 1/2 or 1/3 of its speed while others idle. After an iteration of
- * at least GTAP_SPREAD_MIN_CYCLES, a warp that shares its scheduler with a busy warp of a
- * lower slot publishes all its tasks, lets idle warps steal them for up to
+ * busy warps runs each at 1/2 or 1/3 of its speed while others idle. While its iterations
+ * average at least GTAP_SPREAD_MIN_CYCLES, a warp that shares its scheduler with a busy warp
+ * of a lower slot publishes all its tasks, lets idle warps steal them for up to
  * GTAP_SPREAD_WAIT_CYCLES, and takes back what is left (bench/NOTES.md, step 20). 0 turns
- * it off. Env: GTAP_SPREAD. */
+ * it off; at most 16. Env: GTAP_SPREAD. */
 #ifndef GTAP_SPREAD
 #define GTAP_SPREAD 4
 #endif

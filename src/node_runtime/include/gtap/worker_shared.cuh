@@ -24,7 +24,7 @@ typedef struct gtap_warp_sh {
     uint32_t resumed[GTAP_RESUMED_CAPACITY];  /* the resume buffer: private, never stolen */
     uint32_t spreads;                         /* iterations after which the warp spread (GTAP_STATS) */
     uint32_t slot;                            /* GTAP_SPREAD: %warpid, the warp's slot on its SM */
-    uint32_t slot_busy;                       /* our bit of sm_busy[slot_sm] is set */
+    uint32_t slot_busy;                       /* our bit of *slot_word is set */
     unsigned long long *slot_word;            /* &gtap_dev.sm_busy[%smid]; NULL: not tracked */
     uint32_t timing;                          /* iterations are long: look at every one */
     uint32_t poll_batch;                      /* iteration count at poll_clock */

@@ -155,7 +155,7 @@ GTAP_DEV void gtap_slot_mark(gtap_warp_sh *sh, uint32_t busy)
  * on average since the last look, and when few warps are busy (so some schedulers sit
  * idle) and a busy warp of a lower slot shares this warp's scheduler (the lowest stays, the
  * others spread): on an idle scheduler the tasks run up to 2-4x as fast (bench/NOTES.md,
- * step 20). A clock read in every iteration cost fib(30) 4%; the L2 loads happen only after
+ * step 20). A clock read in every iteration cost fib(30) 3%; the L2 loads happen only after
  * long iterations. */
 GTAP_DEV uint32_t gtap_thread_should_spread(gtap_warp_sh *sh, uint32_t nworkers, uint32_t batches)
 {
