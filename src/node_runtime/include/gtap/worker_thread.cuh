@@ -160,7 +160,8 @@ GTAP_DEV void gtap_slot_mark(gtap_warp_sh *sh, uint32_t busy)
 GTAP_DEV uint32_t gtap_thread_should_spread(gtap_warp_sh *sh, uint32_t nworkers, uint32_t batches)
 {
     const long long now = clock64();
-    sh->timing = now - sh->poll_clock >= (long long)(GTAP_SPREAD_MIN_CYCLES) * (long long)(batches - sh->poll_batch);
+    const uint32_t iterations = batches - sh->poll_batch; /* 0 at the first look: no measure yet */
+    sh->timing = iterations > 0 && now - sh->poll_clock >= (long long)(GTAP_SPREAD_MIN_CYCLES) * iterations;
     sh->poll_clock = now;
     sh->poll_batch = batches;
     if (!sh->timing || !sh->slot_word)
