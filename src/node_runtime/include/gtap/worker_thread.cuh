@@ -478,14 +478,14 @@ GTAP_DEV uint32_t gtap_thread_publish(gtap_warp_sh *sh, uint32_t w, uint32_t lan
 GTAP_DEV void gtap_thread_wait_for_thieves(gtap_warp_sh *sh, uint32_t w)
 {
     const long long t0 = clock64();
-    uint32_t left = (uint32_t)gtap_ld_relaxed_u64(&gtap_deque_of(w, 0)->meta);
+    uint32_t left = gtap_q_probe(w, 0); /* what thieves could still claim */
     if (!left)
         return;
     sh->spreads++;
     gtap_slot_mark(sh, 0);
     while (left && clock64() - t0 < (long long)(GTAP_SPREAD_WAIT_CYCLES)) {
         __nanosleep(256);
-        left = (uint32_t)gtap_ld_relaxed_u64(&gtap_deque_of(w, 0)->meta);
+        left = gtap_q_probe(w, 0);
     }
     if (left)
         gtap_slot_mark(sh, 1);
