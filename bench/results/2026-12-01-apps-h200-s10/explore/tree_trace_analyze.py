@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Per-node timing of the binary tree (binary_tree_trace.cu): where the drain's time goes.
+"""Per-node timing of the binary tree (the variant make_binary_tree_trace.py writes): where the drain's time goes.
 usage: tree_trace_analyze.py TRACE.bin DEPTH [TOP_LEVELS_CSV]
 Record per node: entry ns (inner nodes), work start ns, work end ns, sm<<8|warp."""
 import struct, sys, statistics as st
