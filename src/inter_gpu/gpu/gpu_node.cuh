@@ -324,7 +324,7 @@ GTAP_DEV void gtap_gn_publish(gtap_warp_sh *sh, uint32_t w, uint32_t lane)
         return;
     }
     gtap_fence_acq_rel(); /* release: records and ring entries before the thieves' claims */
-    gtap_thread_publish_spawned(sh, w, lane, 0, 0);
+    gtap_thread_publish_spawned(sh, w, lane, 0, 0, 0);
 }
 
 /* Gives back the active-count increments the agent no longer needs: all of them once its

@@ -79,6 +79,10 @@ static int validate(const gtap_config_t *c)
                 c->spread);
         return cudaErrorInvalidValue;
     }
+    if (c->early_publish != 0 && c->early_publish != 1) {
+        fprintf(stderr, "gtap: error: GTAP_EARLY_PUBLISH=%d must be 0 (off) or 1 (on)\n", c->early_publish);
+        return cudaErrorInvalidValue;
+    }
     if (c->max_child_tasks <= 0 || c->profile_capacity <= 0) {
         fprintf(stderr, "gtap: error: GTAP_MAX_CHILD_TASKS and GTAP_PROFILE_CAPACITY must be positive\n");
         return cudaErrorInvalidValue;
@@ -167,6 +171,7 @@ int gtap_host_init(const gtap_config_t *cfg, const gtap_program_desc *prog, gtap
     s.resume_batching = cfg->resume_batching && cfg->mode == GTAP_MODE_THREAD && cfg->sched == GTAP_SCHED_WS &&
                         nq == 1;
     s.spread = cfg->mode == GTAP_MODE_THREAD && cfg->sched == GTAP_SCHED_WS && nq == 1 ? cfg->spread : 0;
+    s.early_publish = cfg->mode == GTAP_MODE_THREAD && cfg->sched == GTAP_SCHED_WS && nq == 1 ? cfg->early_publish : 0;
     s.assume_no_taskwait = cfg->assume_no_taskwait;
     s.max_workers = (uint32_t)workers;
     s.ring_capacity = ring_cap;

@@ -100,6 +100,20 @@
 #define GTAP_SPREAD_WAIT_CYCLES 40000
 #endif
 
+/* Thread mode, one queue, work stealing: a warp's lanes run their tasks side by side, and the
+ * tasks a lane spawns (or the parent its finished task resumes) normally wait for the
+ * iteration's end, i.e. for the warp's slowest lane. While some warps are idle, lanes that
+ * finish while others still run wait up to GTAP_EARLY_PUBLISH_WAIT_CYCLES for them, and then
+ * publish their new entries at once, so idle warps can take them (cilksort: a split's two
+ * halves waited ~66 us for a base-case merge beside it; bench/NOTES.md, step 21). 0 turns it
+ * off. Env: GTAP_EARLY_PUBLISH. */
+#ifndef GTAP_EARLY_PUBLISH
+#define GTAP_EARLY_PUBLISH 1
+#endif
+#ifndef GTAP_EARLY_PUBLISH_WAIT_CYCLES
+#define GTAP_EARLY_PUBLISH_WAIT_CYCLES 8000
+#endif
+
 /* Profiler (compile-time switch; costs nothing when off): GTAP_ENABLE_PROFILING, or the
  * paper's PROFILE. Intervals recorded per worker before later ones are counted as dropped
  * (env: GTAP_PROFILE_CAPACITY; the paper's MAX_PROFILE_DATA is accepted as an alias). */

@@ -23,6 +23,8 @@ GTAP_DEV void gtap_q_init(gtap_warp_sh *sh, uint32_t w)
     sh->refresh = 0;
 }
 
+#define GTAP_Q_EARLY_PUBLISH 0 /* early publishing needs the work-stealing deque */
+
 /* Capacity check and cache refresh (steal end in head): worker_shared.cuh. */
 GTAP_DEV int gtap_q_room(gtap_warp_sh *sh, uint32_t w, uint32_t q, uint32_t pos)
 {

@@ -159,6 +159,23 @@ GTAP_DEV void gtap_q_publish_warp(gtap_warp_sh *sh, uint32_t w, uint32_t q, uint
     }
 }
 
+/* Early publishing (GTAP_EARLY_PUBLISH, worker_thread.cuh). During step 3, one lane makes
+ * the n entries after those published so far claimable, after fencing (release) once every
+ * lane that wrote them had finished; tail stays where it is (step 3's spawns compute their
+ * positions from it). */
+#define GTAP_Q_EARLY_PUBLISH 1
+GTAP_DEV void gtap_q_publish_early(uint32_t w, uint32_t q, uint32_t n)
+{
+    atomicAdd((unsigned long long *)&gtap_deque_of(w, q)->meta, (unsigned long long)n);
+}
+
+/* Step 5, lane 0: moves tail past the n entries of this iteration published early. */
+GTAP_DEV void gtap_q_adopt_early(gtap_warp_sh *sh, uint32_t q, uint32_t n)
+{
+    sh->tail[q] += n;
+    sh->maybe_published |= 1u << q;
+}
+
 /* Ring position where an entry reserved at offset off (this iteration) goes. */
 GTAP_DEV uint32_t gtap_q_slot_pos(gtap_warp_sh *sh, uint32_t q, uint32_t off)
 {

@@ -13,6 +13,8 @@
 
 #include "gtap/worker_shared.cuh"
 
+#define GTAP_Q_EARLY_PUBLISH 0 /* early publishing needs the work-stealing deque */
+
 /* Thieves announce themselves on the active counter before claiming (sched.cuh). */
 #define GTAP_Q_CLAIM_COVERED 0
 

@@ -14,6 +14,11 @@ typedef struct gtap_warp_sh {
     uint32_t tail[GTAP_MAX_NUM_QUEUES];       /* owner end of each queue (absolute position) */
     uint32_t head_cache[GTAP_MAX_NUM_QUEUES]; /* a recent value of each queue's steal end */
     int32_t spawned[GTAP_MAX_NUM_QUEUES];     /* entries written past tail this iteration */
+    int32_t settled;                          /* early publishing: of those, entries of finished lanes */
+    uint32_t early;                           /* early publishing: of those, entries published */
+    uint32_t lanes_done;                      /* early publishing: lanes whose segment has ended */
+    uint32_t early_ok;                        /* early publishing is on and some warps are idle */
+    uint32_t early_publishes;                 /* entries published early (GTAP_STATS) */
     uint32_t xfer[32];                        /* lane-0-to-lanes hand-over (CL, GQ ablations) */
     uint32_t refresh;                         /* a spawn found head_cache stale */
     uint32_t maybe_published;                 /* bit q: queue q's count may be nonzero */

@@ -40,6 +40,8 @@ struct gtap_worker {
     uint32_t fn_state;     /* header word of the running task */
     uint32_t nspawn;       /* children spawned since the task's last join */
     uint32_t suspended;    /* the segment ended in a join */
+    uint32_t pushed;       /* entries this lane added to the deque this iteration (counted at
+                            * the segment's join or end, not per spawn: early publishing) */
 };
 
 #define GTAP_LANES 1
@@ -77,8 +79,9 @@ GTAP_DEV int gtap_thread_push_local(gtap_warp_sh *sh, uint32_t w, uint32_t q, ui
 
 /* Step 4, any lane: parent id is ready to resume. With GTAP_RESUME_BATCHING it waits in the
  * warp's resume buffer until a batch of resumed tasks runs (step 1); the deque takes it if
- * the buffer were ever full (worker_shared.cuh says why it is not). */
-GTAP_DEV void gtap_thread_resume(gtap_warp_sh *sh, uint32_t w, uint32_t queue, uint32_t id)
+ * the buffer were ever full (worker_shared.cuh says why it is not). Returns 1 if the deque
+ * took it. */
+GTAP_DEV uint32_t gtap_thread_resume(gtap_warp_sh *sh, uint32_t w, uint32_t queue, uint32_t id)
 {
     if (sh->hold_resumed) {
         /* Claims a slot among this warp's lanes; the __syncwarp ending step 4 makes the entry
@@ -86,11 +89,11 @@ GTAP_DEV void gtap_thread_resume(gtap_warp_sh *sh, uint32_t w, uint32_t queue, u
         int32_t pos = atomicAdd(&sh->resumed_n, 1);
         if (pos < GTAP_RESUMED_CAPACITY) {
             sh->resumed[pos] = id;
-            return;
+            return 0;
         }
         atomicSub(&sh->resumed_n, 1); /* every lane past the end undoes its own increment */
     }
-    gtap_thread_push_local(sh, w, queue, id);
+    return (uint32_t)gtap_thread_push_local(sh, w, queue, id);
 }
 
 /* Does the next batch come from the resume buffer, before the deque? When 32 are ready, or
@@ -241,6 +244,7 @@ GTAP_API int gtap_task_join(gtap_worker *w, gtap_task t, int resume_state, int q
     /* The join counter is published with the children: they become visible only after the
      * fence of this iteration's publish step (or run on this warp after a __syncwarp). */
     gtap_st_relaxed_u32(&h->pending, w->nspawn);
+    w->pushed += w->nspawn;
     w->nspawn = 0;
     w->suspended = 1;
     return 1;
@@ -267,9 +271,9 @@ GTAP_API void gtap_task_bad_state(gtap_worker *w, gtap_task t)
 
 /* ---- Scheduler steps -------------------------------------------------------------------- */
 
-/* Step 4 for one lane whose task's segment returned without a join. Returns up to two
- * record ids to free (the task itself; a zombie parent whose last child this was).
- * kNode: the scheduler serves an attached distributed node (gtap_thread_scheduler). */
+/* Step 4 (with early publishing, step 3) for one lane whose task's segment returned without
+ * a join. Returns up to two record ids to free (the task itself; a zombie parent whose last
+ * child this was). kNode: the scheduler serves an attached distributed node (gtap_thread_scheduler). */
 template <bool kNode>
 GTAP_DEV void gtap_thread_complete(gtap_worker *wk, uint32_t id, uint32_t *free1, uint32_t *free2)
 {
@@ -289,6 +293,7 @@ GTAP_DEV void gtap_thread_complete(gtap_worker *wk, uint32_t id, uint32_t *free1
         /* Finished with detached children (R4): the record lives until they finish. They
          * are unpublished, so these plain stores are ordered before them by the publish. */
         zombie = 1;
+        wk->pushed += wk->nspawn;
         h->fn_state = (wk->fn_state & 0xffffu) | ((uint32_t)GTAP_STATE_ZOMBIE << 16);
         uint32_t holds = wk->nspawn;
 #if defined(GTAP_DISTRIBUTED)
@@ -320,7 +325,7 @@ GTAP_DEV void gtap_thread_complete(gtap_worker *wk, uint32_t id, uint32_t *free1
                     *free2 = parent;
             }
             else
-                gtap_thread_resume(wk->sh, wk->warp, ph->cont_queue, parent);
+                wk->pushed += gtap_thread_resume(wk->sh, wk->warp, ph->cont_queue, parent);
         }
     }
     if (!zombie && id != gtap_root_id())
@@ -400,21 +405,83 @@ GTAP_DEV void gtap_thread_drop_spawned(gtap_warp_sh *sh, uint32_t lane)
 
 /* Publishes this iteration's new entries of every queue but the `keep` newest of queue qk
  * (the caller runs those next) and forgets the counts. Warp-collective; the caller has
- * fenced (release) if anything is published. Also the GPU node's agent's publish step. */
-GTAP_DEV void gtap_thread_publish_spawned(gtap_warp_sh *sh, uint32_t w, uint32_t lane, uint32_t qk, uint32_t keep)
+ * fenced (release) if anything is published. Also the GPU node's agent's publish step.
+ * The oldest `early` entries of queue 0 were published in step 3 and are only accounted for. */
+GTAP_DEV void gtap_thread_publish_spawned(gtap_warp_sh *sh, uint32_t w, uint32_t lane, uint32_t qk, uint32_t keep,
+                                          uint32_t early)
 {
+#if GTAP_Q_EARLY_PUBLISH
+    if (early && lane == 0)
+        gtap_q_adopt_early(sh, 0, early);
+#endif
     for (uint32_t q = 0; q < (uint32_t)gtap_dev.num_queues; q++) {
-        uint32_t n = (uint32_t)sh->spawned[q] - (q == qk ? keep : 0);
+        uint32_t n = (uint32_t)sh->spawned[q] - (q == qk ? keep : 0) - (q == 0 ? early : 0);
         if (n)
             gtap_q_publish_warp(sh, w, q, n, lane);
     }
     gtap_thread_drop_spawned(sh, lane);
 }
 
+/* Step 3, early publishing (GTAP_EARLY_PUBLISH), called by the lanes that run tasks as their
+ * segments end (and after their completion, step 4's work for them): `pushed` is what the
+ * lane added to the deque. A lane's entries otherwise wait for the warp's slowest lane; the
+ * lanes (a converged group) that finish while others still run publish at once every entry
+ * reserved so far whose lane has finished too. Entries are reserved in any order by any
+ * lane, and only a prefix can be published, so a group publishes only when every reserved
+ * entry belongs to a finished lane (settled == spawned); an entry reserved later belongs
+ * to a lane still running and waits for it. sh->early, raised by atomicMax, hands each
+ * entry to exactly one publisher. The last group to finish publishes nothing: step 5 is
+ * next, and it keeps up to 32 entries for the warp's next batch. Shared counters are read
+ * by atomics: the groups of a warp interleave in any order. */
+#if GTAP_Q_EARLY_PUBLISH
+GTAP_DEV void gtap_thread_finish_early(gtap_warp_sh *sh, uint32_t w, uint32_t lane, uint32_t ntask, uint32_t pushed)
+{
+    const uint32_t group = __activemask();
+    const uint32_t leader = __ffs(group) - 1;
+    const uint32_t sum = __reduce_add_sync(group, pushed);
+    uint32_t last = 0;
+    if (lane == leader)
+        last = atomicAdd(&sh->lanes_done, (uint32_t)__popc(group)) + (uint32_t)__popc(group) == ntask;
+    if (__shfl_sync(group, last, leader) || sum == 0)
+        return;
+#if (GTAP_EARLY_PUBLISH_WAIT_CYCLES) > 0
+    /* The other lanes may end soon (fib, N-Queens: every lane's segment is short); then step
+     * 5 keeps our entries for the warp's next batch, without the fences and pops of a
+     * publish. The leader waits a while for them; the group's lanes wait at the shuffle. */
+    uint32_t all_done = 0;
+    if (lane == leader) {
+        const long long t0 = clock64();
+        while (!(all_done = atomicOr(&sh->lanes_done, 0u) >= ntask) &&
+               clock64() - t0 < (long long)(GTAP_EARLY_PUBLISH_WAIT_CYCLES))
+            __nanosleep(64);
+    }
+    if (__shfl_sync(group, all_done, leader))
+        return;
+#endif
+    /* Release: this group's records, join counters and ring entries, before the count below
+     * that lets another group (or this one) publish them. */
+    gtap_fence_acq_rel();
+    __syncwarp(group);
+    if (lane != leader)
+        return;
+    const uint32_t settled = (uint32_t)atomicAdd(&sh->settled, (int32_t)sum) + sum;
+    if (settled != (uint32_t)atomicOr(&sh->spawned[0], 0))
+        return; /* a lane still running reserved an entry: the prefix ends before it */
+    const uint32_t before = atomicMax(&sh->early, settled);
+    if (before >= settled)
+        return; /* another group published them */
+    /* Acquire: the other groups' entries counted in settled; release them to thieves. */
+    gtap_fence_acq_rel();
+    gtap_q_publish_early(w, 0, settled - before);
+    atomicAdd(&sh->early_publishes, settled - before); /* groups may interleave */
+}
+#endif
+
 /* Step 5: keeps up to 32 new tasks as the next batch (none when spreading) and publishes
- * the rest. */
+ * the rest. `early`: the oldest entries of queue 0 (the only queue then) published in step 3;
+ * they cannot be kept. */
 GTAP_DEV uint32_t gtap_thread_publish(gtap_warp_sh *sh, uint32_t w, uint32_t lane, uint32_t *cur,
-                                      uint32_t *my_task, uint32_t spreading)
+                                      uint32_t *my_task, uint32_t spreading, uint32_t early)
 {
     const uint32_t nq = (uint32_t)gtap_dev.num_queues;
     uint32_t qk = *cur, nk = 0, total = 0;
@@ -432,7 +499,7 @@ GTAP_DEV uint32_t gtap_thread_publish(gtap_warp_sh *sh, uint32_t w, uint32_t lan
         gtap_thread_drop_spawned(sh, lane);
         return 0;
     }
-    uint32_t keep = nk < 32 ? nk : 32;
+    uint32_t keep = nk - early < 32 ? nk - early : 32;
     if (spreading || gtap_thread_resumed_first(sh))
         keep = 0; /* step 1 takes a batch of resumed tasks, or thieves take them all */
     if (nq > 1) {
@@ -461,12 +528,12 @@ GTAP_DEV uint32_t gtap_thread_publish(gtap_warp_sh *sh, uint32_t w, uint32_t lan
     if (keep > 1)
         keep = 1; /* publish nearly everything: thieves and own pops see every path */
 #endif
-    if (total > keep)
+    if (total - early > keep)
         gtap_fence_acq_rel(); /* release this iteration's records and entries (every lane) */
     if (lane < keep)
         *my_task = gtap_ring_of(w, qk)[gtap_q_slot_pos(sh, qk, nk - keep + lane) & gtap_dev.ring_mask];
     __syncwarp(); /* kept entries read before the publish below may move tail past them */
-    gtap_thread_publish_spawned(sh, w, lane, qk, keep);
+    gtap_thread_publish_spawned(sh, w, lane, qk, keep, early);
     *cur = qk;
     return keep;
 }
@@ -588,6 +655,11 @@ static __device__ __noinline__ void gtap_thread_scheduler(void)
         sh->resumed_batches = 0;
         sh->hold_resumed = 0; /* until the first look at the active count */
         sh->spreads = 0;
+        sh->settled = 0;
+        sh->early = 0;
+        sh->lanes_done = 0;
+        sh->early_ok = gtap_dev.early_publish; /* until the first look at the active count */
+        sh->early_publishes = 0;
         gtap_slot_init(sh);
     }
     __syncwarp();
@@ -660,9 +732,27 @@ static __device__ __noinline__ void gtap_thread_scheduler(void)
         wk.nspawn = 0;
         wk.suspended = 0;
         wk.fn_state = 0;
+        wk.pushed = 0;
+        uint32_t f1 = GTAP_NO_TASK, f2 = GTAP_NO_TASK;
+        /* Lane 0 rewrites sh->timing in step 5: every lane reads it here, after the last
+         * __syncwarp before that (a read in step 5 would race with the write). */
+        const uint32_t timing = sh->timing;
+#if GTAP_Q_EARLY_PUBLISH
+        /* Early publishing while some warps idle to take the entries. Warp-uniform. */
+        const uint32_t early = sh->early_ok && ntask > 1;
+#else
+        const uint32_t early = 0;
+#endif
         if (lane < ntask) {
             wk.fn_state = gtap_header(my_task)->fn_state;
             gtapgen_dispatch(&wk, wk.fn_state & 0xffffu, my_task);
+#if GTAP_Q_EARLY_PUBLISH
+            if (early) { /* step 4's completion now: a parent it resumes is published too */
+                if (!wk.suspended)
+                    gtap_thread_complete<kNode>(&wk, my_task, &f1, &f2);
+                gtap_thread_finish_early(sh, w, lane, ntask, wk.pushed);
+            }
+#endif
         }
         __syncwarp(); /* every segment returned: children may now be completed or kept */
 
@@ -673,24 +763,33 @@ static __device__ __noinline__ void gtap_thread_scheduler(void)
                 sh->mag.n = 0; /* failed fast-path allocations of step 3 */
         }
         __syncwarp();
-        uint32_t f1 = GTAP_NO_TASK, f2 = GTAP_NO_TASK;
-        if (lane < ntask && !wk.suspended)
+        if (lane < ntask && !wk.suspended && !early)
             gtap_thread_complete<kNode>(&wk, my_task, &f1, &f2);
         gtap_thread_free_ids(sh, w, lane, f1, f2);
         __syncwarp();
 
         /* Step 5: keep and publish; or publish everything and let idle warps take it. */
         uint32_t spreading = 0;
-        if (gtap_dev.spread && (sh->timing || (st.batches & 7) == 0)) {
+        if (gtap_dev.spread && (timing || (st.batches & 7) == 0)) {
             if (lane == 0)
                 spreading = gtap_thread_should_spread(sh, nworkers, (uint32_t)st.batches);
             spreading = __shfl_sync(GTAP_FULL_MASK, spreading, 0);
+            __syncwarp(); /* lane 0 may have cleared sh->hold_resumed, which step 5 reads */
         }
         const uint32_t executed = ntask;
         st.batches++;
         st.tasks += executed;
         my_task = GTAP_NO_TASK;
-        ntask = gtap_thread_publish(sh, w, lane, &cur, &my_task, spreading);
+        const uint32_t published_early = early ? sh->early : 0; /* read after step 4's __syncwarp */
+        ntask = gtap_thread_publish(sh, w, lane, &cur, &my_task, spreading, published_early);
+        if (early) {
+            __syncwarp(); /* every lane has read sh->early */
+            if (lane == 0) {
+                sh->settled = 0;
+                sh->early = 0;
+                sh->lanes_done = 0;
+            }
+        }
         GTAP_PROFILE_END(lane == 0, w, executed);
         if (spreading) {
             if (lane == 0)
@@ -698,14 +797,18 @@ static __device__ __noinline__ void gtap_thread_scheduler(void)
             __syncwarp();
         }
 
-        if (gtap_dev.resume_batching && (st.batches & 7) == 4) {
+        if ((gtap_dev.resume_batching || gtap_dev.early_publish) && (st.batches & 7) == 4) {
             /* Resumed tasks wait for a full batch only while (nearly) every warp has work:
              * a waiting task that would spawn, or resume a parent that spawns, is parallelism
              * that idle warps cannot steal (cilksort 10^6 took 1.39x as long when every warp
-             * kept waiting; bench/NOTES.md, step 19). One L2 load per 8 iterations. */
+             * kept waiting; bench/NOTES.md, step 19). Early publishing is the converse: worth
+             * its fences and pops only while idle warps wait for work. One L2 load per 8
+             * iterations. */
             if (lane == 0) {
                 const int32_t active = (int32_t)gtap_ld_relaxed_u32(&ctl->active);
-                sh->hold_resumed = active >= (int32_t)(nworkers - nworkers / 16);
+                const int saturated = active >= (int32_t)(nworkers - nworkers / 16);
+                sh->hold_resumed = gtap_dev.resume_batching && saturated;
+                sh->early_ok = gtap_dev.early_publish && !saturated;
             }
             __syncwarp();
         }
@@ -725,6 +828,7 @@ static __device__ __noinline__ void gtap_thread_scheduler(void)
     st.records_used = gtap_pool_used(w);
     st.resumed_batches = sh->resumed_batches;
     st.spreads = sh->spreads;
+    st.early_publishes = sh->early_publishes;
     if (lane == 0)
         gtap_slot_mark(sh, 0); /* an aborted run may leave a busy warp; reset clears it too */
     gtap_sched_exit(w, nworkers, lane, &st);
