@@ -77,7 +77,7 @@ GTAP_DEV int gtap_thread_push_local(gtap_warp_sh *sh, uint32_t w, uint32_t q, ui
     return 1;
 }
 
-/* Step 4, any lane: parent id is ready to resume. With GTAP_RESUME_BATCHING it waits in the
+/* Step 4 (with early publishing, step 3), any lane: parent id is ready to resume. With GTAP_RESUME_BATCHING it waits in the
  * warp's resume buffer until a batch of resumed tasks runs (step 1); the deque takes it if
  * the buffer were ever full (worker_shared.cuh says why it is not). Returns 1 if the deque
  * took it. */
@@ -242,7 +242,8 @@ GTAP_API int gtap_task_join(gtap_worker *w, gtap_task t, int resume_state, int q
     h->fn_state = (w->fn_state & 0xffffu) | ((uint32_t)resume_state << 16);
     h->cont_queue = (uint32_t)queue;
     /* The join counter is published with the children: they become visible only after the
-     * fence of this iteration's publish step (or run on this warp after a __syncwarp). */
+     * fence of this iteration's publish step, or of gtap_thread_finish_early, which runs
+     * after this segment returned (or run on this warp after a __syncwarp). */
     gtap_st_relaxed_u32(&h->pending, w->nspawn);
     w->pushed += w->nspawn;
     w->nspawn = 0;
