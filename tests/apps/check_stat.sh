@@ -1,15 +1,17 @@
 #!/bin/sh
-# check_stat.sh resumed|spread|early 1|0 COMMAND [ARGS...]: runs an application with
+# check_stat.sh resumed|spread|early|topup 1|0 COMMAND [ARGS...]: runs an application with
 # GTAP_STATS=1 and checks that it passes its check and that its warps ran at least one batch
 # from the resume buffer (resumed: GTAP_RESUME_BATCHING), handed their tasks to idle warps at
 # least once (spread: GTAP_SPREAD) or published an entry before their iteration's end
-# (early: GTAP_EARLY_PUBLISH; worker_thread.cuh), or never when the second argument is 0.
+# (early: GTAP_EARLY_PUBLISH; worker_thread.cuh) or stole in place of a partial batch of
+# resumed tasks (topup: gtap_thread_fill), or never when the second argument is 0.
 # Exit 77 passes on.
 case $1 in
 resumed) pattern='s/.*; \([0-9]*\) batches of resumed tasks.*/\1/p'; what="batches of resumed tasks" ;;
 spread) pattern='s/.*; \([0-9]*\) spread to idle warps.*/\1/p'; what="spreads to idle warps" ;;
-early) pattern='s/.*; \([0-9]*\) published early).*/\1/p'; what="entries published early" ;;
-*) echo "check_stat: unknown statistic '$1' (resumed, spread or early)" >&2; exit 2 ;;
+early) pattern='s/.*; \([0-9]*\) published early;.*/\1/p'; what="entries published early" ;;
+topup) pattern='s/.*; \([0-9]*\) steals in place of a partial batch.*/\1/p'; what="steals in place of a partial batch" ;;
+*) echo "check_stat: unknown statistic '$1' (resumed, spread, early or topup)" >&2; exit 2 ;;
 esac
 want=$2
 shift 2

@@ -83,6 +83,10 @@ static int validate(const gtap_config_t *c)
         fprintf(stderr, "gtap: error: GTAP_EARLY_PUBLISH=%d must be 0 (off) or 1 (on)\n", c->early_publish);
         return cudaErrorInvalidValue;
     }
+    if (c->topup_steal != 0 && c->topup_steal != 1) {
+        fprintf(stderr, "gtap: error: GTAP_TOPUP_STEAL=%d must be 0 (off) or 1 (on)\n", c->topup_steal);
+        return cudaErrorInvalidValue;
+    }
     if (c->max_child_tasks <= 0 || c->profile_capacity <= 0) {
         fprintf(stderr, "gtap: error: GTAP_MAX_CHILD_TASKS and GTAP_PROFILE_CAPACITY must be positive\n");
         return cudaErrorInvalidValue;
@@ -172,6 +176,7 @@ int gtap_host_init(const gtap_config_t *cfg, const gtap_program_desc *prog, gtap
                         nq == 1;
     s.spread = cfg->mode == GTAP_MODE_THREAD && cfg->sched == GTAP_SCHED_WS && nq == 1 ? cfg->spread : 0;
     s.early_publish = cfg->mode == GTAP_MODE_THREAD && cfg->sched == GTAP_SCHED_WS && nq == 1 ? cfg->early_publish : 0;
+    s.topup_steal = s.resume_batching && s.spread ? cfg->topup_steal : 0; /* needs both: gtap_thread_fill */
     s.assume_no_taskwait = cfg->assume_no_taskwait;
     s.max_workers = (uint32_t)workers;
     s.ring_capacity = ring_cap;

@@ -114,6 +114,16 @@
 #define GTAP_EARLY_PUBLISH_WAIT_CYCLES 8000
 #endif
 
+/* Thread mode, one queue, work stealing, with GTAP_RESUME_BATCHING and GTAP_SPREAD (whose
+ * clock look it uses): while every warp is busy with long iterations, a warp whose deque is
+ * empty and whose resume buffer holds fewer than 32 tasks (a subtree's last levels: 16, 8, 4,
+ * 2, 1 parents, each a full iteration on a few lanes) probes once for a steal before running
+ * them; the stolen subtree fills its lanes, and its own resumed tasks complete the waiting
+ * batch (bench/NOTES.md, step 22). 0 turns it off. Env: GTAP_TOPUP_STEAL. */
+#ifndef GTAP_TOPUP_STEAL
+#define GTAP_TOPUP_STEAL 1
+#endif
+
 /* Profiler (compile-time switch; costs nothing when off): GTAP_ENABLE_PROFILING, or the
  * paper's PROFILE. Intervals recorded per worker before later ones are counted as dropped
  * (env: GTAP_PROFILE_CAPACITY; the paper's MAX_PROFILE_DATA is accepted as an alias). */

@@ -114,6 +114,7 @@ static inline gtap_config_t gtap_config_defaults(void)
     c.resume_batching = gtap_host_env_ll("GTAP_RESUME_BATCHING", (GTAP_RESUME_BATCHING)) != 0;
     c.spread = (int)gtap_host_env_ll("GTAP_SPREAD", (GTAP_SPREAD));
     c.early_publish = (int)gtap_host_env_ll("GTAP_EARLY_PUBLISH", (GTAP_EARLY_PUBLISH));
+    c.topup_steal = (int)gtap_host_env_ll("GTAP_TOPUP_STEAL", (GTAP_TOPUP_STEAL));
 #endif
 #else
     c.max_tasks_per_worker = (int)gtap_host_env_ll("GTAP_MAX_TASKS_PER_BLOCK", (GTAP_MAX_TASKS_PER_BLOCK));

@@ -37,7 +37,7 @@
 
 typedef struct gtap_stats_local {
     unsigned long long batches, tasks, steals, steal_attempts, pool_slow, records_used, resumed_batches, spreads,
-        early_publishes;
+        early_publishes, topup_steals;
 } gtap_stats_local;
 
 typedef struct gtap_sched_rng {
@@ -179,6 +179,7 @@ GTAP_DEV void gtap_sched_exit(uint32_t worker, uint32_t nworkers, uint32_t lane,
     s->resumed_batches = st->resumed_batches;
     s->spreads = st->spreads;
     s->early_publishes = st->early_publishes;
+    s->topup_steals = st->topup_steals;
     if (gtap_ld_acquire_u32(&ctl->terminate) != GTAP_RUN_DONE)
         return;
     gtap_pool_exit(worker);

@@ -40,6 +40,7 @@ typedef struct gtap_config_t {
     int32_t resume_batching;       /* GTAP_RESUME_BATCHING (thread mode, one queue, work stealing) */
     int32_t spread;                /* GTAP_SPREAD (same scope): 0 = off, else sixteenths of the warps */
     int32_t early_publish;         /* GTAP_EARLY_PUBLISH (same scope): 0 or 1 */
+    int32_t topup_steal;           /* GTAP_TOPUP_STEAL (same scope): 0 or 1 */
     uint64_t max_task_memory;      /* bytes the record pool may take */
     /* where each value came from, for messages: the knob a user would change */
     const char *grid_size_knob;
@@ -146,6 +147,7 @@ typedef struct gtap_worker_stats {
     unsigned long long resumed_batches;/* iterations that ran a batch of the resume buffer */
     unsigned long long spreads;       /* iterations after which the warp let its tasks be stolen */
     unsigned long long early_publishes;/* entries a finished lane published before its iteration's end */
+    unsigned long long topup_steals;  /* of steals: taken while resumed tasks waited for a full batch */
 } gtap_worker_stats;
 
 /* Profiler interval: one scheduler iteration that ran tasks. */
@@ -183,6 +185,7 @@ typedef struct gtap_dev_state {
     int32_t resume_batching;       /* resumed tasks wait in the warp's buffer (worker_thread.cuh) */
     int32_t spread;                /* GTAP_SPREAD: spread when fewer warps than spread/16 are busy */
     int32_t early_publish;         /* GTAP_EARLY_PUBLISH: finished lanes publish before the iteration ends */
+    int32_t topup_steal;           /* GTAP_TOPUP_STEAL: steal before running a partial resumed batch */
     unsigned long long *sm_busy;   /* [GTAP_MAX_SMS]: bit s of word m = warp slot s of SM m is busy */
     gtap_error_record *error;      /* device pointer to the mapped host record */
     unsigned char *root_result;    /* receives the root task's return value */

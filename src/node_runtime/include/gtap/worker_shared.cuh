@@ -19,6 +19,7 @@ typedef struct gtap_warp_sh {
     uint32_t lanes_done;                      /* early publishing: lanes whose segment has ended */
     uint32_t early_ok;                        /* early publishing is on and some warps are idle */
     uint32_t early_publishes;                 /* entries published early (GTAP_STATS) */
+    uint32_t topup_steals;                    /* steals before a partial resumed batch (GTAP_STATS) */
     uint32_t xfer[32];                        /* lane-0-to-lanes hand-over (CL, GQ ablations) */
     uint32_t refresh;                         /* a spawn found head_cache stale */
     uint32_t maybe_published;                 /* bit q: queue q's count may be nonzero */

@@ -361,6 +361,52 @@ GTAP_DEV void gtap_thread_free_ids(gtap_warp_sh *sh, uint32_t w, uint32_t lane, 
         sh->mag.n = base + __popc(m1) + __popc(m2);
 }
 
+/* Steps 1 and 2: one round of probing. Lanes [0, GTAP_PROBE_LANES) probe one random
+ * (victim, queue) pair each and the warp claims from the fullest. Returns the number of
+ * stolen tasks (held by lanes [0, k)); *seen says whether any probe saw tasks. An idle warp's
+ * claim is announced where the queue needs it (step 2); in step 1 only the work-stealing
+ * deque is used, whose claims an active thief covers (GTAP_Q_CLAIM_COVERED). */
+template <bool kNode>
+GTAP_DEV uint32_t gtap_thread_steal_round(gtap_warp_sh *sh, uint32_t w, uint32_t nworkers, uint32_t lane,
+                                          gtap_sched_rng *rng, uint32_t *cur, uint32_t *my_task,
+                                          gtap_stats_local *st, uint32_t *seen)
+{
+    const uint32_t nq = (uint32_t)gtap_dev.num_queues;
+    uint32_t victim = w, q = 0, c = 0;
+    if (nworkers > 1 && lane < GTAP_PROBE_LANES) {
+        victim = gtap_sched_probe_victim(w, nworkers, lane, rng);
+        q = nq > 1 ? gtap_sched_rand(rng) % nq : 0;
+        c = gtap_q_probe(victim, q);
+#if defined(GTAP_DISTRIBUTED)
+        if (kNode && c && gtap_nh_reserved(victim))
+            c = 0;
+#endif
+    }
+    const uint32_t best = __reduce_max_sync(GTAP_FULL_MASK, c);
+    *seen = best != 0;
+    if (best == 0)
+        return 0;
+    const uint32_t leader = gtap_sched_pick_victim_lane(c, best, rng);
+    victim = __shfl_sync(GTAP_FULL_MASK, victim, leader);
+    q = __shfl_sync(GTAP_FULL_MASK, q, leader);
+    if (lane == 0) {
+        if (!GTAP_Q_CLAIM_COVERED)
+            gtap_sched_announce_claim();
+        st->steal_attempts++;
+    }
+    const uint32_t k = gtap_q_steal_warp(sh, victim, q, 32, 0, lane, my_task);
+    if (k) {
+        if (lane == 0) {
+            st->steals++;
+            gtap_mag_expect_unknown(&sh->mag);
+        }
+        *cur = q;
+    } else if (lane == 0 && !GTAP_Q_CLAIM_COVERED) {
+        gtap_sched_claim_failed<kNode>();
+    }
+    return k;
+}
+
 /* Step 1: tops the warp's batch up to 32 from its own deque. Queue `prefer` first (the
  * queue of the tasks in hand, so that EPAQ batches stay homogeneous); an empty batch tries
  * every queue round-robin from prefer. Returns the new batch size; *cur gets the queue.
@@ -370,9 +416,12 @@ GTAP_DEV void gtap_thread_free_ids(gtap_warp_sh *sh, uint32_t w, uint32_t lane, 
  * tree's inner node spawns and suspends at once while a leaf or a resumed node does the
  * work, and in one batch the spawning lanes would idle through the work (bench/NOTES.md,
  * step 19). The spawned tasks go first meanwhile; they are alike too, the children of one
- * batch being one generation of the same functions. */
-GTAP_DEV uint32_t gtap_thread_fill(gtap_warp_sh *sh, uint32_t w, uint32_t lane, uint32_t ntask,
-                                   uint32_t prefer, uint32_t *cur, uint32_t *my_task)
+ * batch being one generation of the same functions. With the deque empty, a partial batch of
+ * resumed tasks may wait for one probe round (below). */
+template <bool kNode>
+GTAP_DEV uint32_t gtap_thread_fill(gtap_warp_sh *sh, uint32_t w, uint32_t nworkers, uint32_t lane, uint32_t ntask,
+                                   uint32_t prefer, uint32_t *cur, uint32_t *my_task, gtap_sched_rng *rng,
+                                   gtap_stats_local *st)
 {
     const uint32_t nq = (uint32_t)gtap_dev.num_queues;
     if (ntask > 0) {
@@ -387,6 +436,24 @@ GTAP_DEV uint32_t gtap_thread_fill(gtap_warp_sh *sh, uint32_t w, uint32_t lane, 
         uint32_t k = gtap_q_pop_warp(sh, w, q, 32, 0, lane, my_task);
         if (k) {
             *cur = q;
+            return k;
+        }
+    }
+    if (GTAP_Q_CLAIM_COVERED && gtap_dev.topup_steal && sh->hold_resumed && sh->timing && sh->resumed_n > 0 &&
+        sh->resumed_n < 32) {
+        /* GTAP_TOPUP_STEAL: the deque is empty and fewer than 32 resumed tasks wait (a
+         * subtree's last levels), while every warp is busy with long iterations: one probe
+         * round first. A stolen subtree fills the lanes, and its own resumed tasks complete
+         * the waiting batch. */
+        uint32_t seen;
+        uint32_t k = gtap_thread_steal_round<kNode>(sh, w, nworkers, lane, rng, cur, my_task, st, &seen);
+        if (k) {
+            if (lane == 0) {
+                sh->topup_steals++;
+                /* The claim counted this warp active (gtap_q_steal_warp) as for an idle thief;
+                 * it already is, and stays so: give the count back. */
+                gtap_atomic_add_relaxed_i32(&gtap_dev.ctl->active, -1);
+            }
             return k;
         }
     }
@@ -559,7 +626,7 @@ GTAP_DEV void gtap_thread_wait_for_thieves(gtap_warp_sh *sh, uint32_t w)
         gtap_slot_mark(sh, 1);
 }
 
-/* Step 2: the idle loop. Each round the 32 lanes probe 32 random (victim, queue) pairs at
+/* Step 2: the idle loop. Each round the probing lanes probe random (victim, queue) pairs at
  * once and the warp claims from the fullest; empty rounds back off exponentially. Returns
  * the number of stolen tasks (held by lanes [0, k)), or 0 when the run has ended. */
 template <bool kNode>
@@ -567,7 +634,6 @@ GTAP_DEV uint32_t gtap_thread_steal(gtap_warp_sh *sh, uint32_t w, uint32_t nwork
                                     gtap_sched_rng *rng, uint32_t *cur, uint32_t *my_task,
                                     gtap_stats_local *st)
 {
-    const uint32_t nq = (uint32_t)gtap_dev.num_queues;
     uint32_t sleep_ns = GTAP_IDLE_SLEEP_MIN_NS;
     for (;;) {
         uint32_t state = 0;
@@ -575,41 +641,14 @@ GTAP_DEV uint32_t gtap_thread_steal(gtap_warp_sh *sh, uint32_t w, uint32_t nwork
             state = gtap_sched_run_state();
         if (__shfl_sync(GTAP_FULL_MASK, state, 0) != GTAP_RUN)
             return 0;
-        uint32_t victim = w, q = 0, c = 0;
-        if (nworkers > 1 && lane < GTAP_PROBE_LANES) {
-            victim = gtap_sched_probe_victim(w, nworkers, lane, rng);
-            q = nq > 1 ? gtap_sched_rand(rng) % nq : 0;
-            c = gtap_q_probe(victim, q);
-#if defined(GTAP_DISTRIBUTED)
-            if (kNode && c && gtap_nh_reserved(victim))
-                c = 0;
-#endif
-        }
-        uint32_t best = __reduce_max_sync(GTAP_FULL_MASK, c);
-        if (best == 0) {
+        uint32_t seen;
+        const uint32_t k = gtap_thread_steal_round<kNode>(sh, w, nworkers, lane, rng, cur, my_task, st, &seen);
+        if (k)
+            return k;
+        if (!seen) {
             __nanosleep(sleep_ns);
             sleep_ns = sleep_ns * 2 < GTAP_IDLE_SLEEP_MAX_NS ? sleep_ns * 2 : GTAP_IDLE_SLEEP_MAX_NS;
-            continue;
         }
-        uint32_t leader = gtap_sched_pick_victim_lane(c, best, rng);
-        victim = __shfl_sync(GTAP_FULL_MASK, victim, leader);
-        q = __shfl_sync(GTAP_FULL_MASK, q, leader);
-        if (lane == 0) {
-            if (!GTAP_Q_CLAIM_COVERED)
-                gtap_sched_announce_claim();
-            st->steal_attempts++;
-        }
-        uint32_t k = gtap_q_steal_warp(sh, victim, q, 32, 0, lane, my_task);
-        if (k) {
-            if (lane == 0) {
-                st->steals++;
-                gtap_mag_expect_unknown(&sh->mag);
-            }
-            *cur = q;
-            return k;
-        }
-        if (lane == 0 && !GTAP_Q_CLAIM_COVERED)
-            gtap_sched_claim_failed<kNode>();
     }
 }
 
@@ -661,6 +700,7 @@ static __device__ __noinline__ void gtap_thread_scheduler(void)
         sh->lanes_done = 0;
         sh->early_ok = gtap_dev.early_publish; /* until the first look at the active count */
         sh->early_publishes = 0;
+        sh->topup_steals = 0;
         gtap_slot_init(sh);
     }
     __syncwarp();
@@ -702,7 +742,7 @@ static __device__ __noinline__ void gtap_thread_scheduler(void)
 
     for (;;) {
         if (ntask < 32)
-            ntask = gtap_thread_fill(sh, w, lane, ntask, cur, &cur, &my_task);
+            ntask = gtap_thread_fill<kNode>(sh, w, nworkers, lane, ntask, cur, &cur, &my_task, &rng, &st);
         if (ntask == 0) {
             if (active) {
                 if (lane == 0) {
@@ -830,6 +870,7 @@ static __device__ __noinline__ void gtap_thread_scheduler(void)
     st.resumed_batches = sh->resumed_batches;
     st.spreads = sh->spreads;
     st.early_publishes = sh->early_publishes;
+    st.topup_steals = sh->topup_steals;
     if (lane == 0)
         gtap_slot_mark(sh, 0); /* an aborted run may leave a busy warp; reset clears it too */
     gtap_sched_exit(w, nworkers, lane, &st);
