@@ -18,7 +18,8 @@ import statistics
 import subprocess
 import sys
 
-# Published / upstream numbers (ms), from ../shared/anchors (DESIGN.md section 8).
+# Published numbers (ms): the paper's GH200 medians (as bench/apps/paper_data.py) and the
+# upstream runtime measured on our H200 (the README's headline table).
 PAPER = {
     ("fib", 2): 0.048, ("fib", 20): 0.273, ("fib", 30): 0.958, ("fib", 35): None, ("fib", 40): 76.799,
     ("nqueens", 12): 0.396, ("nqueens", 13): 0.851, ("nqueens", 14): 3.014, ("nqueens", 15): 17.175,

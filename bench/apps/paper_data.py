@@ -1,6 +1,6 @@
 """paper_data.py - the GTaP paper's published medians (ms) on one GH200 (H100 96 GB, 132 SMs;
-OpenMP on the 72-core Grace), from the CSVs of github.com/yukim0359/GTaP evaluation/ at a3c2ed7,
-as tabulated in ../shared/anchors/gtap-results.md. None = not run or failed. Keys:
+OpenMP on the 72-core Grace), from the CSVs of github.com/yukim0359/GTaP evaluation/ at a3c2ed7.
+None = not run or failed. Keys:
   fib / nqueens / mergesort / cilksort: {impl: {size: ms}}
   binary_tree_* / bary_tree_* (depth, compute, mem sweeps): {"thread"|"block"|"omp": {x: ms}}
   epaq_*: {"q1"|"q2"|"q3": {cutoff: ms}}
