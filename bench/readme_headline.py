@@ -95,12 +95,15 @@ def table(rows):
                     by_key[(w[0], str(w[1]), w[2])]["gpu"]) for w in present})
     if len(runs) == 1:
         c, d, g = runs[0]
-        lines.append("Kernel time, median of the launches of one process, measured on one %s at commit %s "
-                     "on %s (`bench/results/current/headline.csv`; `bench/headline.sh` re-measures it):" % (g, c, d))
+        lines.append("Kernel time (CUDA events), median of the timed launches of one process, measured on one %s "
+                     "at commit %s on %s by `bench/headline.sh build OUT`, which runs the commands below from the "
+                     "repository root after `./scripts/build.sh` (`bench/results/current/headline.csv`):" % (g, c, d))
     else:
-        lines.append("Kernel time, median of the launches of one process (`bench/results/current/headline.csv`, "
-                     "one row per workload with the commit, date and GPU of its measurement; `bench/headline.sh` "
-                     "re-measures them all on one machine):")
+        lines.append("Kernel time (CUDA events), median of the timed launches of one process "
+                     "(`bench/results/current/headline.csv`: each row with the commit, date and GPU of its "
+                     "measurement; rows from the 6.2 / 6.3 tables of bench/results/INDEX.md until "
+                     "`bench/headline.sh build OUT` re-measures them all with the commands below, run from the "
+                     "repository root after `./scripts/build.sh`):")
     lines.append("")
     cols = ["workload", "size", "paper GTaP (GH200)", "upstream runtime (H200)", "this runtime"]
     if len(runs) > 1:
