@@ -42,7 +42,8 @@ __device__ __forceinline__ void bary_node_work(uint32_t id, int mem_ops, int com
 }
 
 /* Leaves and resumed inner nodes reach the work through one call site, so a warp running
- * both kinds runs one copy of the work loop, not two in turn (bench/NOTES.md, step 17). */
+ * both kinds runs one copy of the work loop, not two in turn (binary tree, D=20, 8192 FMAs per
+ * node: 15.0 -> 14.2 ms on an H200). */
 #pragma gtap function
 __device__ void bary(uint32_t id, int rem_h, int depth, int branch, int mem_ops, int compute_iters)
 {
