@@ -5,6 +5,7 @@
 #include <cuda_runtime_api.h>
 
 #include "host_internal.h"
+#include "gtap/debug_rules.h"
 
 static const char *fn_name(int fn)
 {
@@ -87,6 +88,15 @@ void gtap_host_report_error(void)
                 "the runtime was compiled for GTAP_BLOCK_SIZE=%lld. Block mode needs exactly that; thread "
                 "mode needs gtap_launch() (which provides shared memory) for larger blocks.\n", v, lim);
         break;
+    case GTAP_ERR_DEBUG_CHECK: { /* fields packed by gtap/debug.cuh */
+        char where[64], text[512];
+        snprintf(where, sizeof where, "%s %d %s %d", unit, worker, c->mode == GTAP_MODE_THREAD ? "lane" : "thread",
+                 lane);
+        gtap_debug_describe(text, sizeof text, (int)GTAP_DEBUG_UNPACK_LO(lim), GTAP_DEBUG_UNPACK_LO(v),
+                            GTAP_DEBUG_UNPACK_HI(v), GTAP_DEBUG_UNPACK_HI(lim), fn >= 0 ? fn_name(fn) : NULL, where);
+        fprintf(stderr, "gtap: error: %s\n", text);
+        break;
+    }
     default:
         fprintf(stderr, "gtap: error: device error code %d (value %lld, limit %lld)\n", (int)e->code,
                 v, lim);

@@ -153,7 +153,15 @@
 
 /* GTAP_STRESS: force the rare paths everywhere so tests exercise them: nearly every new task
  * is published (so pops and steals see it), and the free-id cache is tiny (so allocations
- * take the slow path). */
+ * take the slow path). It turns GTAP_DEBUG on too. */
+
+/* GTAP_DEBUG: the debug tier (gtap/debug.cuh, docs/debug.md): the runtime checks its own
+ * invariants (task states, join counters, queue indexes, record ownership) on the GPU and in
+ * the CPU reference executor, and a failed check stops the run with an error naming the rule.
+ * Compile-time only; nothing is checked, and nothing costs, without it. */
+#if defined(GTAP_STRESS) && !defined(GTAP_DEBUG)
+#define GTAP_DEBUG 1
+#endif
 
 /* ---- Range checks of the compile-time values ------------------------------------------ */
 #if (GTAP_BLOCK_SIZE) % 32 != 0 || (GTAP_BLOCK_SIZE) < 32 || (GTAP_BLOCK_SIZE) > 1024

@@ -120,7 +120,9 @@ enum gtap_error_code {
     GTAP_ERR_DIVERGENT_JOIN = 9,   /* block mode: taskwait not reached by every thread */
     GTAP_ERR_BAD_FUNCTION = 10,    /* value = function id */
     GTAP_ERR_NOT_INITIALIZED = 11, /* entry reached without a runtime */
-    GTAP_ERR_BLOCK_SIZE = 12       /* value = launch block size, limit = GTAP_BLOCK_SIZE */
+    GTAP_ERR_BLOCK_SIZE = 12,      /* value = launch block size, limit = GTAP_BLOCK_SIZE */
+    GTAP_ERR_DEBUG_CHECK = 13      /* GTAP_DEBUG: an invariant failed; value and limit pack the
+                                    * rule, task and values (gtap/debug_rules.h) */
 };
 
 /* First error of a run; lives in mapped pinned host memory so that the host can read it
