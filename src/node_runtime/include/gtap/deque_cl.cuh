@@ -6,16 +6,23 @@
  * absolute uint32 positions compared through their signed difference. The owner keeps a
  * private copy of bottom and writes entries at [bottom, bottom + n) before publishing them
  * with gtap_cl_publish. Single-thread functions.
+ *
+ * GTAP_DEBUG (debug.cuh, D5): bottom - top lies in [0, capacity] where the caller knows both
+ * exactly: the owner's publish (top only grows, and the owner checked its positions against an
+ * older top) and pop (top just read), and a thief's successful claim (top was t from its read
+ * to its CAS, so the bottom it read was within capacity of it).
  */
 #ifndef GTAP_DEQUE_CL_CUH
 #define GTAP_DEQUE_CL_CUH
 
+#include "gtap/debug.cuh"
 #include "gtap/device.cuh"
 
 /* Makes the entries written at [b, b + n) visible to thieves. The caller has executed a
  * release fence after writing them (and the task records they name). */
 GTAP_DEV void gtap_cl_publish(gtap_deque *d, uint32_t b, uint32_t n)
 {
+    GTAP_DEBUG_CHECK_QUEUE_SPAN(b + n - gtap_ld_relaxed_u32(&d->head), gtap_dev.ring_capacity);
     gtap_st_relaxed_u32(&d->bottom, b + n);
 }
 
@@ -30,6 +37,7 @@ GTAP_DEV int gtap_cl_pop1(gtap_deque *d, const uint32_t *ring, uint32_t mask, ui
     gtap_fence_sc();
     uint32_t t = gtap_ld_relaxed_u32(&d->head);
     int32_t size = (int32_t)(b - t);
+    GTAP_DEBUG_CHECK_QUEUE_SPAN(size + 1, mask + 1); /* the span before this pop */
     if (size < 0) {
         gtap_st_relaxed_u32(&d->bottom, b + 1);
         return 0;
@@ -61,6 +69,7 @@ GTAP_DEV int gtap_cl_steal1(gtap_deque *d, const uint32_t *ring, uint32_t mask, 
     uint32_t x = gtap_ld_relaxed_u32(&ring[t & mask]);
     if (gtap_atomic_cas_relaxed_u32(&d->head, t, t + 1) != t)
         return 0; /* another thief or the owner took it; x may be stale */
+    GTAP_DEBUG_CHECK_QUEUE_SPAN(b - t, mask + 1);
     *id = x;
     return 1;
 }

@@ -1,7 +1,8 @@
 /* gtap/deque_cl_warp.cuh - thread-mode queue operations over per-warp Chase-Lev deques that
  * move one task per operation (the paper's "sequential Chase-Lev" ablation, section 6.1.2):
  * lane 0 repeats single-task pops or steals up to 32 times and hands the ids to the lanes.
- * Same interface as deque_ws.cuh.
+ * Same interface as deque_ws.cuh. GTAP_DEBUG: queue indexes (D6) here, spans (D5) in
+ * deque_cl.cuh.
  */
 #ifndef GTAP_DEQUE_CL_WARP_CUH
 #define GTAP_DEQUE_CL_WARP_CUH
@@ -46,6 +47,7 @@ GTAP_DEV uint32_t gtap_q_pop_warp(gtap_warp_sh *sh, uint32_t w, uint32_t q, uint
 {
     uint32_t k = 0;
     if (lane == 0) {
+        GTAP_DEBUG_CHECK_QUEUE_INDEX(q);
         gtap_deque *d = gtap_deque_of(w, q);
         const uint32_t *ring = gtap_ring_of(w, q);
         uint32_t b = sh->tail[q], x;
@@ -71,6 +73,7 @@ GTAP_DEV uint32_t gtap_q_steal_warp(gtap_warp_sh *sh, uint32_t victim, uint32_t 
 {
     uint32_t k = 0;
     if (lane == 0) {
+        GTAP_DEBUG_CHECK_QUEUE_INDEX(q);
         gtap_deque *d = gtap_deque_of(victim, q);
         const uint32_t *ring = gtap_ring_of(victim, q);
         uint32_t x;
@@ -91,6 +94,7 @@ GTAP_DEV uint32_t gtap_q_steal_warp(gtap_warp_sh *sh, uint32_t victim, uint32_t 
 GTAP_DEV void gtap_q_publish_warp(gtap_warp_sh *sh, uint32_t w, uint32_t q, uint32_t n, uint32_t lane)
 {
     if (lane == 0) {
+        GTAP_DEBUG_CHECK_QUEUE_INDEX(q);
         gtap_cl_publish(gtap_deque_of(w, q), sh->tail[q], n);
         sh->tail[q] += n;
     }
@@ -98,6 +102,7 @@ GTAP_DEV void gtap_q_publish_warp(gtap_warp_sh *sh, uint32_t w, uint32_t q, uint
 
 GTAP_DEV uint32_t gtap_q_slot_pos(gtap_warp_sh *sh, uint32_t q, uint32_t off)
 {
+    GTAP_DEBUG_CHECK_QUEUE_INDEX(q); /* a spawn's queue, or a resumed parent's cont_queue */
     return sh->tail[q] + off;
 }
 

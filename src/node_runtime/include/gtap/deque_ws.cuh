@@ -12,10 +12,15 @@
  *
  * All functions named *_warp are called by all 32 lanes of the warp with identical
  * arguments; lane 0 performs the atomics.
+ *
+ * GTAP_DEBUG (debug.cuh): lane 0 checks the queue index (D6) of every operation, the span
+ * tail - head (D5) where the owner knows both ends exactly (after a pop or a publish: step 1
+ * and step 5, when tail covers every early-published entry too), and a thief's claimed count.
  */
 #ifndef GTAP_DEQUE_WS_CUH
 #define GTAP_DEQUE_WS_CUH
 
+#include "gtap/debug.cuh"
 #include "gtap/worker_shared.cuh"
 
 /* A successful steal makes the thief active before it releases the victim's lock, and a
@@ -67,6 +72,8 @@ GTAP_DEV uint32_t gtap_q_pop_warp(gtap_warp_sh *sh, uint32_t w, uint32_t q, uint
                                   uint32_t base, uint32_t lane, uint32_t *id)
 {
     uint32_t k = 0;
+    if (lane == 0)
+        GTAP_DEBUG_CHECK_QUEUE_INDEX(q);
     if (lane == 0 && (sh->maybe_published >> q & 1u)) {
         gtap_deque *d = gtap_deque_of(w, q);
         uint64_t m = gtap_ld_relaxed_u64(&d->meta);
@@ -83,6 +90,7 @@ GTAP_DEV uint32_t gtap_q_pop_warp(gtap_warp_sh *sh, uint32_t w, uint32_t q, uint
             sh->maybe_published &= ~(1u << q);
         if (k)
             sh->tail[q] -= k;
+        GTAP_DEBUG_CHECK_QUEUE_SPAN(sh->tail[q] - gtap_ld_relaxed_u32(&d->head), gtap_dev.ring_capacity);
     }
     k = __shfl_sync(0xffffffffu, k, 0);
     if (k) {
@@ -112,6 +120,7 @@ GTAP_DEV uint32_t gtap_q_steal_warp(gtap_warp_sh *sh, uint32_t victim, uint32_t 
     gtap_deque *d = gtap_deque_of(victim, q);
     uint32_t k = 0, h = 0;
     if (lane == 0) {
+        GTAP_DEBUG_CHECK_QUEUE_INDEX(q);
         uint64_t m = gtap_ld_relaxed_u64(&d->meta);
         uint32_t c = (uint32_t)m;
         if (c != 0 && !(m & GTAP_DEQUE_LOCK)) {
@@ -119,10 +128,12 @@ GTAP_DEV uint32_t gtap_q_steal_warp(gtap_warp_sh *sh, uint32_t victim, uint32_t 
             if (k > want)
                 k = want;
             /* Claim k entries and take the thief lock in one step. */
-            if (gtap_atomic_cas_relaxed_u64(&d->meta, m, (m - k) | GTAP_DEQUE_LOCK) == m)
+            if (gtap_atomic_cas_relaxed_u64(&d->meta, m, (m - k) | GTAP_DEQUE_LOCK) == m) {
                 h = gtap_ld_relaxed_u32(&d->head);
-            else
+                GTAP_DEBUG_CHECK_QUEUE_SPAN(c, gtap_dev.ring_capacity); /* c was the count at the claim */
+            } else {
                 k = 0;
+            }
         }
     }
     k = __shfl_sync(0xffffffffu, k, 0);
@@ -153,9 +164,13 @@ GTAP_DEV uint32_t gtap_q_steal_warp(gtap_warp_sh *sh, uint32_t victim, uint32_t 
 GTAP_DEV void gtap_q_publish_warp(gtap_warp_sh *sh, uint32_t w, uint32_t q, uint32_t n, uint32_t lane)
 {
     if (lane == 0) {
+        GTAP_DEBUG_CHECK_QUEUE_INDEX(q);
         atomicAdd((unsigned long long *)&gtap_deque_of(w, q)->meta, (unsigned long long)n);
         sh->tail[q] += n;
         sh->maybe_published |= 1u << q;
+        /* head only grows, and the owner checked every position against an older value */
+        GTAP_DEBUG_CHECK_QUEUE_SPAN(sh->tail[q] - gtap_ld_relaxed_u32(&gtap_deque_of(w, q)->head),
+                                    gtap_dev.ring_capacity);
     }
 }
 
@@ -179,6 +194,7 @@ GTAP_DEV void gtap_q_adopt_early(gtap_warp_sh *sh, uint32_t q, uint32_t n)
 /* Ring position where an entry reserved at offset off (this iteration) goes. */
 GTAP_DEV uint32_t gtap_q_slot_pos(gtap_warp_sh *sh, uint32_t q, uint32_t off)
 {
+    GTAP_DEBUG_CHECK_QUEUE_INDEX(q); /* a spawn's queue, or a resumed parent's cont_queue */
     return sh->tail[q] + off;
 }
 

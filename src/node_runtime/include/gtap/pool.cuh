@@ -20,11 +20,15 @@
  * worker resets its own fresh counter and remote list on the way out (not at start, since
  * another worker may borrow from it before it starts), and begins the next launch with an
  * empty private stack.
+ * GTAP_DEBUG (debug.cuh, P6): fresh ids are marked free as they are reserved, every id handed
+ * out must be marked free and every id freed (here, or by a worker into its own magazine)
+ * must not be; the mark is a word of the record's header that a free record does not use.
  */
 #ifndef GTAP_POOL_CUH
 #define GTAP_POOL_CUH
 
 #include "gtap/device.cuh"
+#include "gtap/debug.cuh"
 
 #if defined(GTAP_WORKER_IS_BLOCK)
 #define GTAP_MAG_CAPACITY 128 /* a block frees at most two ids and spawns a few per iteration */
@@ -111,8 +115,10 @@ GTAP_DEV uint32_t gtap_pool_reserve_fresh(uint32_t owner, uint32_t max, uint32_t
 GTAP_DEV uint32_t gtap_pool_take_fresh(uint32_t owner, uint32_t *dst, uint32_t max)
 {
     uint32_t b = 0, n = gtap_pool_reserve_fresh(owner, max, &b);
-    for (uint32_t i = 0; i < n; i++)
+    for (uint32_t i = 0; i < n; i++) {
         dst[i] = owner * gtap_dev.records_per_worker + b + i;
+        GTAP_DEBUG_POOL_FRESH(dst[i]);
+    }
     return n;
 }
 
@@ -180,6 +186,7 @@ GTAP_DEV void gtap_pool_free_chain(uint32_t owner, uint32_t first, uint32_t last
 /* Gives id back to its owner, another worker: push on the owner's list. Any thread. */
 GTAP_DEV void gtap_pool_free_remote(uint32_t id)
 {
+    GTAP_DEBUG_POOL_FREE(id);
     gtap_pool_free_chain(gtap_pool_owner(id), id, id);
 }
 
@@ -194,6 +201,8 @@ GTAP_DEV void gtap_pool_free_remote_warp(uint32_t lane, uint32_t id)
     const int has = id != GTAP_NO_TASK;
     if (__ballot_sync(0xffffffffu, has) == 0)
         return;
+    if (has)
+        GTAP_DEBUG_POOL_FREE(id);
     const uint32_t owner = has ? gtap_pool_owner(id) : 0xffffffffu;
     const uint32_t peers = __match_any_sync(0xffffffffu, owner); /* the lanes of this owner */
     const uint32_t above = lane < 31 ? peers & (0xfffffffeu << lane) : 0u;
@@ -228,8 +237,11 @@ GTAP_DEV uint32_t gtap_pool_used(uint32_t worker)
 GTAP_DEV uint32_t gtap_mag_alloc(gtap_magazine *m, uint32_t worker, unsigned long long *slow_count)
 {
     int32_t i = atomicSub(&m->n, 1);
-    if (i > 0)
-        return m->ids[i - 1];
+    if (i > 0) {
+        const uint32_t id = m->ids[i - 1];
+        GTAP_DEBUG_POOL_ALLOC(id);
+        return id;
+    }
     /* Slow path: the magazine stays untouched (lanes of the fast path may still be reading
      * slots they claimed); the overflow buffer is refilled only when nobody is between
      * claiming one of its slots and reading it. Independent thread scheduling lets a lane
@@ -242,8 +254,10 @@ GTAP_DEV uint32_t gtap_mag_alloc(gtap_magazine *m, uint32_t worker, unsigned lon
         uint32_t id = j > 0 ? m->ovf_ids[j - 1] : GTAP_NO_TASK;
         __threadfence_block(); /* our read of the slot is done before we count ourselves out */
         atomicSub(&m->ovf_readers, 1);
-        if (j > 0)
+        if (j > 0) {
+            GTAP_DEBUG_POOL_ALLOC(id);
             return id;
+        }
         if (atomicCAS(&m->ovf_lock, 0, 1) != 0) {
             /* Another thread refills: wait without claiming, so that the readers drain. The
              * sleep yields issue slots to the refilling lane, which may share our warp
@@ -325,8 +339,10 @@ GTAP_DEV void gtap_mag_balance_warp(gtap_magazine *m, uint32_t worker, uint32_t 
                 got = gtap_pool_reserve_fresh(worker, need, &b);
             got = __shfl_sync(0xffffffffu, got, 0);
             b = __shfl_sync(0xffffffffu, b, 0);
-            for (uint32_t j = lane; j < got; j += 32)
+            for (uint32_t j = lane; j < got; j += 32) {
                 m->ids[n + j] = worker * per + b + j;
+                GTAP_DEBUG_POOL_FRESH(worker * per + b + j);
+            }
             n += got;
             need -= got;
         }
@@ -380,9 +396,10 @@ GTAP_DEV void gtap_mag_note_demand(gtap_magazine *m, int32_t n_before)
  * room, see GTAP_MAG_HIGH), else to its owner. One thread at a time per magazine. */
 GTAP_DEV void gtap_mag_free_one(gtap_magazine *m, uint32_t worker, uint32_t id)
 {
-    if (gtap_pool_owner(id) == worker)
+    if (gtap_pool_owner(id) == worker) {
+        GTAP_DEBUG_POOL_FREE(id);
         m->ids[m->n++] = id;
-    else
+    } else
         gtap_pool_free_remote(id);
 }
 

@@ -7,6 +7,8 @@
  * positions below `commit` by CAS on `head`. The ring holds more slots than there are task
  * records plus in-flight claims, so a slot is not rewritten while a popper still reads it.
  * Spawned entries are staged in the warp's own ring region ([0, n) of each queue).
+ * GTAP_DEBUG (debug.cuh): queue indexes (D6); commit - head within the ring (D5) at a
+ * successful pop, whose CAS shows head unchanged since the read before its load of commit.
  */
 #ifndef GTAP_QUEUE_GQ_CUH
 #define GTAP_QUEUE_GQ_CUH
@@ -54,6 +56,7 @@ GTAP_DEV uint32_t gtap_q_pop_warp(gtap_warp_sh *sh, uint32_t w, uint32_t q, uint
     uint32_t k = 0;
     unsigned long long h = 0;
     if (lane == 0) {
+        GTAP_DEBUG_CHECK_QUEUE_INDEX(q);
         for (;;) {
             h = gtap_ld_relaxed_u64(&g->head);
             unsigned long long c = gtap_ld_acquire_u64(&g->commit);
@@ -61,8 +64,10 @@ GTAP_DEV uint32_t gtap_q_pop_warp(gtap_warp_sh *sh, uint32_t w, uint32_t q, uint
                 break;
             unsigned long long avail = c - h;
             k = avail < want ? (uint32_t)avail : want;
-            if (gtap_atomic_cas_relaxed_u64((uint64_t *)&g->head, h, h + k) == h)
+            if (gtap_atomic_cas_relaxed_u64((uint64_t *)&g->head, h, h + k) == h) {
+                GTAP_DEBUG_CHECK_QUEUE_SPAN(c - h, gtap_dev.gq_mask + 1);
                 break;
+            }
             k = 0;
         }
     }
@@ -98,6 +103,7 @@ GTAP_DEV void gtap_q_publish_warp(gtap_warp_sh *sh, uint32_t w, uint32_t q, uint
     uint32_t *ring = gtap_dev.gq_ring + (size_t)q * (gtap_dev.gq_mask + 1);
     unsigned long long r = 0;
     if (lane == 0) {
+        GTAP_DEBUG_CHECK_QUEUE_INDEX(q);
         r = atomicAdd(&g->reserve, (unsigned long long)n);
         if (r + n - gtap_ld_relaxed_u64(&g->head) > (unsigned long long)gtap_dev.gq_mask + 1)
             gtap_raise(GTAP_ERR_DEQUE_FULL, (long long)(r + n - gtap_ld_relaxed_u64(&g->head)),
@@ -121,6 +127,7 @@ GTAP_DEV void gtap_q_publish_warp(gtap_warp_sh *sh, uint32_t w, uint32_t q, uint
 
 GTAP_DEV uint32_t gtap_q_slot_pos(gtap_warp_sh *sh, uint32_t q, uint32_t off)
 {
+    GTAP_DEBUG_CHECK_QUEUE_INDEX(q); /* a spawn's queue, or a resumed parent's cont_queue */
     return sh->tail[q] + off;
 }
 
