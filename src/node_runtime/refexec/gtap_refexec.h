@@ -15,6 +15,12 @@
  * executor be one rank of a multi-rank job - polled between segments, told when an imported
  * task (parent on another rank) finishes, and able to hold stubs of migrated tasks. Without
  * hooks (the default) the executor behaves exactly as described above.
+ *
+ * GTAP_DEBUG (docs/debug.md; GTAP_STRESS implies it): the executor checks the rules of the
+ * GPU runtime's debug tier that apply to its own structures - join counters (J3), zombies
+ * (J4), what runs (J6), a resumed task's queue index (D6) and record ownership (P6, a live
+ * flag in each record's header) - and a failed check fails the run like any other error,
+ * with the line the GPU runtime prints (gtap/debug_rules.h). Without it, none is compiled.
  */
 #ifndef GTAP_REFEXEC_H
 #define GTAP_REFEXEC_H
@@ -23,6 +29,7 @@
 #define GTAP_TARGET_HOST 1
 #endif
 #include "gtap_gen.h"
+#include "gtap/debug_rules.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -49,6 +56,7 @@ typedef struct gtap_rx_header {
     uint16_t fn;         /* task function id */
     uint16_t state;      /* resumption state, or GTAP_RX_STATE_ZOMBIE */
     int32_t cont_queue;  /* EPAQ queue of the continuation (checked, not used for order) */
+    uint32_t live;       /* GTAP_DEBUG: 1 from allocation to free (P6); fills padding */
     void *result_dst;    /* where the return value goes; NULL = discarded */
 } gtap_rx_header;
 
@@ -121,6 +129,28 @@ static inline gtap_rx_header *gtap_rx_hdr(gtap_rx *rx, uint32_t id)
                               (size_t)(id & (GTAP_RX_BLOCK_RECORDS - 1)) * rx->record_size);
 }
 
+#if defined(GTAP_DEBUG)
+/* A debug check failed (rule: enum gtap_debug_rule; task: GTAP_DEBUG_NO_TASK for none):
+ * fails the run with the line the GPU runtime prints for it. */
+static void gtap_rx_debug_fail(gtap_rx *rx, int rule, uint32_t task, long long observed, long long aux)
+{
+    char line[400];
+    const char *fn = NULL;
+    if (task < rx->next_fresh && gtap_rx_hdr(rx, task)->fn < gtapgen_program.num_functions)
+        fn = gtapgen_program.functions[gtap_rx_hdr(rx, task)->fn].name;
+    gtap_debug_describe(line, sizeof line, rule, task, observed, aux, fn, "host executor");
+    gtap_rx_fail(rx, "%s", line);
+}
+/* Checks cond; when it fails, fails the run naming rule GTAP_DBG_<rule>. */
+#define GTAP_RX_DEBUG_CHECK(rx, cond, rule, task, observed, aux)                                  \
+    do {                                                                                        \
+        if (!(cond))                                                                            \
+            gtap_rx_debug_fail((rx), GTAP_DBG_##rule, (task), (long long)(observed), (long long)(aux)); \
+    } while (0)
+#else
+#define GTAP_RX_DEBUG_CHECK(rx, cond, rule, task, observed, aux) ((void)0)
+#endif
+
 static inline void *gtap_rx_data(gtap_rx *rx, uint32_t id)
 {
     return (unsigned char *)gtap_rx_hdr(rx, id) + rx->data_offset;
@@ -172,11 +202,23 @@ static uint32_t gtap_rx_alloc(gtap_rx *rx)
     rx->live++;
     if (rx->live > rx->live_peak)
         rx->live_peak = rx->live;
+#if defined(GTAP_DEBUG)
+    GTAP_RX_DEBUG_CHECK(rx, !gtap_rx_hdr(rx, id)->live, POOL_ALLOC_LIVE, id, 0, 0);
+    gtap_rx_hdr(rx, id)->live = 1;
+#endif
     return id;
 }
 
 static void gtap_rx_free(gtap_rx *rx, uint32_t id)
 {
+#if defined(GTAP_DEBUG)
+    if (id >= rx->next_fresh) {
+        GTAP_RX_DEBUG_CHECK(rx, 0, POOL_BAD_ID, id, rx->next_fresh, 0);
+        return;
+    }
+    GTAP_RX_DEBUG_CHECK(rx, gtap_rx_hdr(rx, id)->live, POOL_DOUBLE_FREE, id, 0, 0);
+    gtap_rx_hdr(rx, id)->live = 0;
+#endif
     if (gtap_rx_push_u32(&rx->free_ids, &rx->free_count, &rx->free_cap, id) != 0) {
         gtap_rx_fail(rx, "out of host memory for the free list");
         return;
@@ -257,6 +299,7 @@ GTAP_RX_HOT void gtap_rx_finish(gtap_rx *rx, uint32_t id)
     uint32_t parent = h->parent;
     if (rx->seg_spawned > 0 && !rx->no_taskwait) {
         /* Detached children (R4): keep this record alive until they finish. */
+        GTAP_RX_DEBUG_CHECK(rx, h->state != GTAP_RX_STATE_ZOMBIE, ZOMBIE_TWICE, id, 0, 0);
         h->state = GTAP_RX_STATE_ZOMBIE;
         h->pending = (int32_t)rx->seg_spawned;
         rx->detached++;
@@ -273,9 +316,12 @@ GTAP_RX_HOT void gtap_rx_finish(gtap_rx *rx, uint32_t id)
             break;
         }
         p = gtap_rx_hdr(rx, parent);
+        GTAP_RX_DEBUG_CHECK(rx, p->pending > 0, JOIN_NEGATIVE, parent, p->pending, 0);
         if (--p->pending > 0)
             break;
         if (p->state != GTAP_RX_STATE_ZOMBIE) {
+            GTAP_RX_DEBUG_CHECK(rx, p->cont_queue >= 0 && p->cont_queue < rx->num_queues, QUEUE_INDEX, parent,
+                                p->cont_queue, rx->num_queues);
             gtap_rx_make_runnable(rx, parent);
             break;
         }
@@ -450,7 +496,20 @@ GTAP_API void gtap_entry_run(void)
                 break;
             continue;
         }
+#if defined(GTAP_DEBUG)
+        if (id >= rx->next_fresh) {
+            GTAP_RX_DEBUG_CHECK(rx, 0, RUN_BAD_ID, id, rx->next_fresh, 0);
+            continue; /* the next turn of the loop sees the error */
+        }
+#endif
         h = gtap_rx_hdr(rx, id);
+#if defined(GTAP_DEBUG)
+        GTAP_RX_DEBUG_CHECK(rx, h->live, RUN_FREED, id, 0, 0);
+        GTAP_RX_DEBUG_CHECK(rx, h->state != GTAP_RX_STATE_ZOMBIE, RUN_ZOMBIE, id, 0, 0);
+        GTAP_RX_DEBUG_CHECK(rx, h->state < GTAP_MAX_RESUME_STATES, RUN_STATE, id, h->state, GTAP_MAX_RESUME_STATES);
+        if (rx->error)
+            continue; /* a failed check: the task does not run; the loop ends (or polls) */
+#endif
         rx->seg_spawned = 0;
         rx->seg_suspended = 0;
         first_child = rx->runnable_count;
