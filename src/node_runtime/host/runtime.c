@@ -10,6 +10,7 @@
 
 #include "gtap/host.h"
 #include "host_internal.h"
+#include "policies.h"
 
 gtap_host_runtime gtap_rt;
 
@@ -74,19 +75,6 @@ static int validate(const gtap_config_t *c)
                 "holds %d tasks\n", c->tasks_knob, c->max_tasks_per_worker, c->num_queues,
                 c->max_tasks_per_worker / c->num_queues);
     }
-    if (c->spread < 0 || c->spread > 16) {
-        fprintf(stderr, "gtap: error: GTAP_SPREAD=%d must be in [0, 16] (sixteenths of the warps; 0 = off)\n",
-                c->spread);
-        return cudaErrorInvalidValue;
-    }
-    if (c->early_publish != 0 && c->early_publish != 1) {
-        fprintf(stderr, "gtap: error: GTAP_EARLY_PUBLISH=%d must be 0 (off) or 1 (on)\n", c->early_publish);
-        return cudaErrorInvalidValue;
-    }
-    if (c->topup_steal != 0 && c->topup_steal != 1) {
-        fprintf(stderr, "gtap: error: GTAP_TOPUP_STEAL=%d must be 0 (off) or 1 (on)\n", c->topup_steal);
-        return cudaErrorInvalidValue;
-    }
     if (c->max_child_tasks <= 0 || c->profile_capacity <= 0) {
         fprintf(stderr, "gtap: error: GTAP_MAX_CHILD_TASKS and GTAP_PROFILE_CAPACITY must be positive\n");
         return cudaErrorInvalidValue;
@@ -109,6 +97,7 @@ int gtap_host_init(const gtap_config_t *cfg, const gtap_program_desc *prog, gtap
 {
     cudaError_t err;
     gtap_dev_state s;
+    gtap_policy_decision policies;
     double t0 = now_ms();
     int ndev = 0;
 
@@ -118,6 +107,8 @@ int gtap_host_init(const gtap_config_t *cfg, const gtap_program_desc *prog, gtap
     }
     if ((err = (cudaError_t)validate(cfg)) != cudaSuccess)
         return err;
+    if (gtap_policies_decide(cfg, &policies))
+        return cudaErrorInvalidValue;
     if (!prog || prog->interface_version != GTAP_GEN_INTERFACE_VERSION) {
         fprintf(stderr, "gtap: error: the program was generated for interface version %u, the "
                 "runtime implements %d; rebuild it with this gtapcc\n",
@@ -172,11 +163,10 @@ int gtap_host_init(const gtap_config_t *cfg, const gtap_program_desc *prog, gtap
     s.mode = cfg->mode;
     s.sched = cfg->sched;
     s.num_queues = (int32_t)nq;
-    s.resume_batching = cfg->resume_batching && cfg->mode == GTAP_MODE_THREAD && cfg->sched == GTAP_SCHED_WS &&
-                        nq == 1;
-    s.spread = cfg->mode == GTAP_MODE_THREAD && cfg->sched == GTAP_SCHED_WS && nq == 1 ? cfg->spread : 0;
-    s.early_publish = cfg->mode == GTAP_MODE_THREAD && cfg->sched == GTAP_SCHED_WS && nq == 1 ? cfg->early_publish : 0;
-    s.topup_steal = s.resume_batching && s.spread ? cfg->topup_steal : 0; /* needs both: gtap_thread_fill */
+    s.resume_batching = policies.resume_batching;
+    s.spread = policies.spread;
+    s.early_publish = policies.early_publish;
+    s.topup_steal = policies.topup_steal;
     s.assume_no_taskwait = cfg->assume_no_taskwait;
     s.max_workers = (uint32_t)workers;
     s.ring_capacity = ring_cap;
@@ -238,11 +228,13 @@ int gtap_host_init(const gtap_config_t *cfg, const gtap_program_desc *prog, gtap
     *state = s;
     if (bytes_p)
         *bytes_p = gtap_rt.device_bytes;
-    if (gtap_host_env_ll("GTAP_STATS", 0))
+    if (gtap_host_env_ll("GTAP_STATS", 0)) {
         fprintf(stderr, "gtap: initialized in %.3f ms: %llu workers, %u task records of %zu bytes "
                 "(%u per worker), deque capacity %u x %u queue(s), %.1f MiB of device memory\n",
                 gtap_rt.init_ms, (unsigned long long)workers, s.num_records, stride, s.records_per_worker,
                 ring_cap, nq, gtap_rt.device_bytes / 1048576.0);
+        gtap_policies_print(&policies);
+    }
     return cudaSuccess;
 
 fail_free:

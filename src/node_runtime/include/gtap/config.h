@@ -77,7 +77,7 @@
  * a batch of them once 32 are ready or when it has nothing else; until then it runs spawned
  * tasks. Batches then hold like tasks:
  * a continuation that does the node's work no longer runs beside an entry that only spawns
- * and suspends (bench/NOTES.md, step 19). 0 turns it off. Env: GTAP_RESUME_BATCHING. */
+ * and suspends (SP1, docs/performance.md). 0 turns it off. Env: GTAP_RESUME_BATCHING. */
 #ifndef GTAP_RESUME_BATCHING
 #define GTAP_RESUME_BATCHING 1
 #endif
@@ -88,7 +88,7 @@
  * busy warps runs each at 1/2 or 1/3 of its speed while others idle. While its iterations
  * average at least GTAP_SPREAD_MIN_CYCLES, a warp that shares its scheduler with a busy warp
  * of a lower slot publishes all its tasks, lets idle warps steal them for up to
- * GTAP_SPREAD_WAIT_CYCLES, and takes back what is left (bench/NOTES.md, step 20). 0 turns
+ * GTAP_SPREAD_WAIT_CYCLES, and takes back what is left (SP3, docs/performance.md). 0 turns
  * it off; at most 16. Env: GTAP_SPREAD. */
 #ifndef GTAP_SPREAD
 #define GTAP_SPREAD 4
@@ -105,7 +105,7 @@
  * iteration's end, i.e. for the warp's slowest lane. While some warps are idle, lanes that
  * finish while others still run wait up to GTAP_EARLY_PUBLISH_WAIT_CYCLES for them, and then
  * publish their new entries at once, so idle warps can take them (cilksort: a split's two
- * halves waited ~66 us for a base-case merge beside it; bench/NOTES.md, step 21). 0 turns it
+ * halves waited ~66 us for a base-case merge beside it; SP2, docs/performance.md). 0 turns it
  * off. Env: GTAP_EARLY_PUBLISH. */
 #ifndef GTAP_EARLY_PUBLISH
 #define GTAP_EARLY_PUBLISH 1
@@ -119,10 +119,14 @@
  * empty and whose resume buffer holds fewer than 32 tasks (a subtree's last levels: 16, 8, 4,
  * 2, 1 parents, each a full iteration on a few lanes) probes once for a steal before running
  * them; the stolen subtree fills its lanes, and its own resumed tasks complete the waiting
- * batch (bench/NOTES.md, step 22). 0 turns it off. Env: GTAP_TOPUP_STEAL. */
+ * batch (SP4, docs/performance.md). 0 turns it off. Env: GTAP_TOPUP_STEAL. */
 #ifndef GTAP_TOPUP_STEAL
 #define GTAP_TOPUP_STEAL 1
 #endif
+
+/* GTAP_WITH_RESUME_BATCHING, GTAP_WITH_EARLY_PUBLISH, GTAP_WITH_SPREAD, GTAP_WITH_TOPUP_STEAL
+ * (default 1; gtap/policies.cuh): 0 compiles that policy out of the scheduler loop, and the
+ * knobs above can then not turn it on (GTAP_STATS says "compiled out"). */
 
 /* Profiler (compile-time switch; costs nothing when off): GTAP_ENABLE_PROFILING, or the
  * paper's PROFILE. Intervals recorded per worker before later ones are counted as dropped

@@ -29,7 +29,7 @@ static __global__ void gtap_occupancy_probe_kernel(void)
 
 /* Thread mode's default number of warps per SM. More resident warps than this add idle
  * probing traffic without hiding more latency in most of our measurements; programs whose
- * lanes wait on one load at a time hide more with 32 (the B-ary tree, bench/NOTES.md 17). */
+ * lanes wait on one load at a time hide more with 32 (the B-ary tree). */
 #ifndef GTAP_DEFAULT_WARPS_PER_SM
 #define GTAP_DEFAULT_WARPS_PER_SM 16
 #endif
@@ -56,7 +56,7 @@ static inline int gtap_default_grid_size_for(int block_threads)
         return (int)env;
 #if defined(GTAP_WORKER_IS_THREAD)
     if (block_threads > (GTAP_BLOCK_SIZE))
-        dyn = (size_t)(block_threads / 32) * sizeof(gtap_warp_sh);
+        dyn = (size_t)(block_threads / 32) * sizeof(gtap_thread_sh);
 #endif
     if (cudaGetDevice(&dev) == cudaSuccess &&
         cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev) == cudaSuccess &&
@@ -110,12 +110,12 @@ static inline gtap_config_t gtap_config_defaults(void)
     c.max_tasks_per_worker = (int)gtap_host_env_ll("GTAP_MAX_TASKS_PER_WARP", (GTAP_MAX_TASKS_PER_WARP));
     c.tasks_knob = "GTAP_MAX_TASKS_PER_WARP";
     c.num_queues = (int)gtap_host_env_ll("GTAP_NUM_QUEUES", (GTAP_NUM_QUEUES));
-#if !defined(GTAP_DISTRIBUTED) /* not measured with the inter-GPU layer (docs/design.md) */
-    c.resume_batching = gtap_host_env_ll("GTAP_RESUME_BATCHING", (GTAP_RESUME_BATCHING)) != 0;
-    c.spread = (int)gtap_host_env_ll("GTAP_SPREAD", (GTAP_SPREAD));
-    c.early_publish = (int)gtap_host_env_ll("GTAP_EARLY_PUBLISH", (GTAP_EARLY_PUBLISH));
-    c.topup_steal = (int)gtap_host_env_ll("GTAP_TOPUP_STEAL", (GTAP_TOPUP_STEAL));
-#endif
+    /* SP0 (host/policies.c) applies the environment and decides. */
+    c.resume_batching = (GTAP_RESUME_BATCHING) != 0;
+    c.spread = (int)(GTAP_SPREAD);
+    c.early_publish = (int)(GTAP_EARLY_PUBLISH);
+    c.topup_steal = (int)(GTAP_TOPUP_STEAL);
+    c.policies_compiled = GTAP_POLICIES_COMPILED;
 #else
     c.max_tasks_per_worker = (int)gtap_host_env_ll("GTAP_MAX_TASKS_PER_BLOCK", (GTAP_MAX_TASKS_PER_BLOCK));
     c.tasks_knob = "GTAP_MAX_TASKS_PER_BLOCK";
@@ -135,6 +135,9 @@ static inline gtap_config_t gtap_config_defaults(void)
 #endif
 #if defined(GTAP_STRESS)
     c.stress = 1;
+#endif
+#if defined(GTAP_DISTRIBUTED)
+    c.distributed = 1;
 #endif
     return c;
 }
@@ -360,7 +363,7 @@ static inline cudaError_t gtap_launch(void (*kernel)(KernelArgs...), Args &&...a
         return cudaErrorInitializationError;
     }
 #if defined(GTAP_WORKER_IS_THREAD)
-    gtap_host_launch_geometry(&grid, &block, &smem, sizeof(gtap_warp_sh), GTAP_BLOCK_SIZE);
+    gtap_host_launch_geometry(&grid, &block, &smem, sizeof(gtap_thread_sh), GTAP_BLOCK_SIZE);
     if (smem > 0) {
         /* The kernel's static shared memory counts against the same 48 KiB default limit. */
         cudaError_t e = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem);

@@ -37,10 +37,13 @@ typedef struct gtap_config_t {
     int32_t profiling;             /* GTAP_ENABLE_PROFILING */
     int32_t stress;                /* GTAP_STRESS */
     int32_t grid_is_default;       /* grid_size is the fill-the-GPU default (gtap_launch may lower it) */
-    int32_t resume_batching;       /* GTAP_RESUME_BATCHING (thread mode, one queue, work stealing) */
-    int32_t spread;                /* GTAP_SPREAD (same scope): 0 = off, else sixteenths of the warps */
-    int32_t early_publish;         /* GTAP_EARLY_PUBLISH (same scope): 0 or 1 */
-    int32_t topup_steal;           /* GTAP_TOPUP_STEAL (same scope): 0 or 1 */
+    /* SP0 (host/policies.c) decides from these which of SP1-SP4 run (docs/performance.md): */
+    int32_t resume_batching;       /* GTAP_RESUME_BATCHING as the program was built */
+    int32_t spread;                /* GTAP_SPREAD, likewise */
+    int32_t early_publish;         /* GTAP_EARLY_PUBLISH, likewise */
+    int32_t topup_steal;           /* GTAP_TOPUP_STEAL, likewise */
+    int32_t policies_compiled;     /* bit i: SP(i+1) compiled in (GTAP_POLICIES_COMPILED) */
+    int32_t distributed;           /* a GTAP_DISTRIBUTED build */
     uint64_t max_task_memory;      /* bytes the record pool may take */
     /* where each value came from, for messages: the knob a user would change */
     const char *grid_size_knob;
@@ -184,11 +187,12 @@ typedef struct gtap_dev_state {
     gtap_gq *gq;                   /* GQ ablation: [num_queues] */
     uint32_t *gq_ring;             /* GQ ablation: [num_queues * gq_capacity] */
     uint32_t gq_mask;
-    int32_t resume_batching;       /* resumed tasks wait in the warp's buffer (worker_thread.cuh) */
-    int32_t spread;                /* GTAP_SPREAD: spread when fewer warps than spread/16 are busy */
-    int32_t early_publish;         /* GTAP_EARLY_PUBLISH: finished lanes publish before the iteration ends */
-    int32_t topup_steal;           /* GTAP_TOPUP_STEAL: steal before running a partial resumed batch */
-    unsigned long long *sm_busy;   /* [GTAP_MAX_SMS]: bit s of word m = warp slot s of SM m is busy */
+    /* The policies that run, as SP0 decided (host/policies.c, docs/performance.md): */
+    int32_t resume_batching;       /* SP1: resumed tasks wait in the warp's buffer (policy_resume.cuh) */
+    int32_t spread;                /* SP3: spread when fewer warps than spread/16 are busy */
+    int32_t early_publish;         /* SP2: finished lanes publish before the iteration ends */
+    int32_t topup_steal;           /* SP4: steal before running a partial resumed batch */
+    unsigned long long *sm_busy;   /* SP3, [GTAP_MAX_SMS]: bit s of word m = warp slot s of SM m is busy */
     gtap_error_record *error;      /* device pointer to the mapped host record */
     unsigned char *root_result;    /* receives the root task's return value */
     gtap_worker_stats *stats;      /* [max_workers] */

@@ -6,35 +6,16 @@
 
 #include "gtap/pool.cuh"
 
-/* Resume buffer (GTAP_RESUME_BATCHING): at most 31 tasks wait after the fill step, and one
- * iteration adds at most one per lane, so 64 entries never overflow (worker_thread.cuh). */
-#define GTAP_RESUMED_CAPACITY 64
-
+/* The queue side of a warp's scheduler state: its deque's owner end, this iteration's new
+ * entries, the free-id magazine. The policies' state (policies.cuh) sits beside it. */
 typedef struct gtap_warp_sh {
     uint32_t tail[GTAP_MAX_NUM_QUEUES];       /* owner end of each queue (absolute position) */
     uint32_t head_cache[GTAP_MAX_NUM_QUEUES]; /* a recent value of each queue's steal end */
     int32_t spawned[GTAP_MAX_NUM_QUEUES];     /* entries written past tail this iteration */
-    int32_t settled;                          /* early publishing: of those, entries of finished lanes */
-    uint32_t early;                           /* early publishing: of those, entries published */
-    uint32_t lanes_done;                      /* early publishing: lanes whose segment has ended */
-    uint32_t early_ok;                        /* early publishing is on and some warps are idle */
-    uint32_t early_publishes;                 /* entries published early (GTAP_STATS) */
-    uint32_t topup_steals;                    /* steals before a partial resumed batch (GTAP_STATS) */
-    uint32_t xfer[32];                        /* lane-0-to-lanes hand-over (CL, GQ ablations) */
+    uint32_t xfer[32];                        /* lane-0-to-lanes hand-over (CL, GQ ablations; the GPU node) */
     uint32_t refresh;                         /* a spawn found head_cache stale */
     uint32_t maybe_published;                 /* bit q: queue q's count may be nonzero */
     uint32_t failed_push;                     /* a push raised an error: publish nothing more */
-    uint32_t hold_resumed;                    /* resumed tasks wait for a full batch now */
-    int32_t resumed_n;                        /* resumed tasks waiting in resumed[0..n) */
-    uint32_t resumed_batches;                 /* batches taken from resumed[] (GTAP_STATS) */
-    uint32_t resumed[GTAP_RESUMED_CAPACITY];  /* the resume buffer: private, never stolen */
-    uint32_t spreads;                         /* iterations after which the warp spread (GTAP_STATS) */
-    uint32_t slot;                            /* GTAP_SPREAD: %warpid, the warp's slot on its SM */
-    uint32_t slot_busy;                       /* our bit of *slot_word is set */
-    unsigned long long *slot_word;            /* &gtap_dev.sm_busy[%smid]; NULL: not tracked */
-    uint32_t timing;                          /* iterations are long: look at every one */
-    uint32_t poll_batch;                      /* iteration count at poll_clock */
-    long long poll_clock;                     /* clock64() at the last look */
     gtap_magazine mag;                        /* free record ids */
     unsigned long long pool_slow;             /* allocations that took the slow path */
 } gtap_warp_sh;
