@@ -14,9 +14,9 @@
 #ifndef GTAP_WORKER_BLOCK_CUH
 #define GTAP_WORKER_BLOCK_CUH
 
-#include "gtap/deque_cl.cuh"
 #include "gtap/device.cuh"
 #include "gtap/entry.cuh"
+#include "gtap/join.cuh"
 #include "gtap/pool.cuh"
 #include "gtap/profile.cuh"
 #include "gtap/sched.cuh"
@@ -66,115 +66,11 @@ GTAP_DEV uint32_t *gtap_block_ring(uint32_t b)
     return gtap_dev.rings + (size_t)b * gtap_dev.ring_capacity;
 }
 
-/* ---- The block's queue: Chase-Lev (default) or the global queue (ablation) ------------- *
- * Thread 0 only. New entries are written at ring positions [bottom, bottom + spawned). */
+/* The block's queue (thread 0 only): Chase-Lev, or the global queue of the ablation. */
 #if defined(GTAP_SCHED_GLOBAL_QUEUE)
-#define GTAP_BQ_POP_ACQUIRES 1 /* pops take other blocks' tasks */
-
-GTAP_DEV void gtap_bq_init(gtap_block_sh *sh, uint32_t b)
-{
-    (void)b;
-    sh->bottom = 0; /* the block's ring is only a staging area */
-    sh->top_cache = 0;
-}
-
-GTAP_DEV void gtap_bq_refresh(gtap_block_sh *sh, uint32_t b)
-{
-    (void)sh;
-    (void)b;
-}
-
-GTAP_DEV int gtap_bq_pop(gtap_block_sh *sh, uint32_t b, uint32_t *id)
-{
-    (void)sh; (void)b;
-    gtap_gq *g = &gtap_dev.gq[0];
-    for (;;) {
-        unsigned long long h = gtap_ld_relaxed_u64(&g->head);
-        unsigned long long c = gtap_ld_acquire_u64(&g->commit);
-        if (c <= h)
-            return 0;
-        if (gtap_atomic_cas_relaxed_u64((uint64_t *)&g->head, h, h + 1) == h) {
-            *id = gtap_ld_relaxed_u32(&gtap_dev.gq_ring[h & gtap_dev.gq_mask]);
-            return 1;
-        }
-    }
-}
-
-GTAP_DEV uint32_t gtap_bq_probe(uint32_t victim)
-{
-    (void)victim;
-    gtap_gq *g = &gtap_dev.gq[0];
-    unsigned long long h = gtap_ld_relaxed_u64(&g->head), c = gtap_ld_relaxed_u64(&g->commit);
-    return c > h ? (uint32_t)(c - h) : 0u;
-}
-
-GTAP_DEV int gtap_bq_steal1(uint32_t victim, uint32_t *id)
-{
-    (void)victim;
-    gtap_block_sh dummy;
-    return gtap_bq_pop(&dummy, 0, id);
-}
-
-/* Copies the entries at [0, n) of the block's staging ring into the global queue. The
- * caller's fence released them; the in-order commit releases the copies. */
-GTAP_DEV void gtap_bq_publish(gtap_block_sh *sh, uint32_t b, uint32_t n)
-{
-    (void)sh;
-    gtap_gq *g = &gtap_dev.gq[0];
-    const uint32_t *staging = gtap_block_ring(b);
-    unsigned long long r = atomicAdd(&g->reserve, (unsigned long long)n);
-    if (r + n - gtap_ld_relaxed_u64(&g->head) > (unsigned long long)gtap_dev.gq_mask + 1) {
-        gtap_raise(GTAP_ERR_DEQUE_FULL, (long long)(r + n - gtap_ld_relaxed_u64(&g->head)),
-                   (long long)gtap_dev.gq_mask + 1, (int)b, 0, -1, __LINE__);
-        return;
-    }
-    for (uint32_t j = 0; j < n; j++)
-        gtap_dev.gq_ring[(r + j) & gtap_dev.gq_mask] = staging[j];
-    gtap_fence_acq_rel();
-    while (gtap_ld_acquire_u64(&g->commit) != r)
-        if (gtap_aborting())
-            return;
-    gtap_st_release_u64(&g->commit, r + n);
-}
+#include "gtap/block_queue_gq.cuh"
 #else
-#define GTAP_BQ_POP_ACQUIRES 0 /* pops take the block's own entries */
-
-GTAP_DEV void gtap_bq_init(gtap_block_sh *sh, uint32_t b)
-{
-    gtap_deque *d = gtap_block_deque(b);
-    sh->bottom = gtap_ld_relaxed_u32(&d->bottom);
-    sh->top_cache = gtap_ld_relaxed_u32(&d->head);
-}
-
-GTAP_DEV void gtap_bq_refresh(gtap_block_sh *sh, uint32_t b)
-{
-    if (!sh->refresh)
-        return;
-    sh->refresh = 0;
-    sh->top_cache = gtap_ld_relaxed_u32(&gtap_block_deque(b)->head);
-}
-
-GTAP_DEV int gtap_bq_pop(gtap_block_sh *sh, uint32_t b, uint32_t *id)
-{
-    return gtap_cl_pop1(gtap_block_deque(b), gtap_block_ring(b), gtap_dev.ring_mask, &sh->bottom, id);
-}
-
-GTAP_DEV uint32_t gtap_bq_probe(uint32_t victim)
-{
-    return gtap_cl_size(gtap_block_deque(victim));
-}
-
-GTAP_DEV int gtap_bq_steal1(uint32_t victim, uint32_t *id)
-{
-    return gtap_cl_steal1(gtap_block_deque(victim), gtap_block_ring(victim), gtap_dev.ring_mask, id);
-}
-
-/* The caller's fence released the entries and their records. */
-GTAP_DEV void gtap_bq_publish(gtap_block_sh *sh, uint32_t b, uint32_t n)
-{
-    gtap_cl_publish(gtap_block_deque(b), sh->bottom, n);
-    sh->bottom += n;
-}
+#include "gtap/block_queue_cl.cuh"
 #endif
 
 /* ---- The generated-code interface ------------------------------------------------------- */
@@ -278,7 +174,8 @@ GTAP_API void gtap_task_bad_state(gtap_worker *w, gtap_task t)
 
 /* ---- Scheduler steps (thread 0 or warp 0) ----------------------------------------------- */
 
-/* Step 3, thread 0: completes a task whose segment returned without a join. */
+/* Step 3, thread 0: completes a task whose segment returned without a join (J3, J4). A
+ * parent it makes resumable runs next on this block. */
 GTAP_DEV void gtap_block_complete(gtap_block_sh *sh, uint32_t b, uint32_t id)
 {
 #if defined(GTAP_ASSUME_NO_TASKWAIT)
@@ -288,22 +185,17 @@ GTAP_DEV void gtap_block_complete(gtap_block_sh *sh, uint32_t b, uint32_t id)
     gtap_task_header *h = gtap_header(id);
     int zombie = 0;
     if (sh->spawned > 0) {
-        zombie = 1; /* detached children keep the record alive (R4) */
-        h->fn_state = (sh->fn_state & 0xffffu) | ((uint32_t)GTAP_STATE_ZOMBIE << 16);
-        gtap_st_relaxed_u32(&h->pending, (uint32_t)sh->spawned);
+        zombie = 1; /* detached children keep the record alive (J4) */
+        gtap_join_detach(h, sh->fn_state, (uint32_t)sh->spawned);
     }
     uint32_t parent = h->parent;
     if (parent != GTAP_NO_TASK) {
-        gtap_task_header *ph = gtap_header(parent);
-        /* Release our result; acquire the siblings' (see worker_thread.cuh). */
-        if (gtap_atomic_add_acq_rel_i32(&ph->pending, -1) == 1) {
-            if ((ph->fn_state >> 16) == GTAP_STATE_ZOMBIE) {
-                if (parent != gtap_root_id()) /* the root's record is reserved, never pooled */
-                    gtap_mag_free_one(&sh->mag, b, parent);
-            } else {
-                sh->next = parent; /* resume it on this block right away */
-                sh->acquire = 1;   /* its data was written by other blocks */
-            }
+        uint32_t cont_queue, dead = GTAP_NO_TASK;
+        if (gtap_join_child_done(parent, &cont_queue, &dead)) {
+            sh->next = parent; /* resume it on this block right away */
+            sh->acquire = 1;   /* its data was written by other blocks */
+        } else if (dead != GTAP_NO_TASK) {
+            gtap_mag_free_one(&sh->mag, b, dead);
         }
     }
     if (!zombie && id != gtap_root_id())
@@ -373,6 +265,79 @@ GTAP_DEV uint32_t gtap_block_steal(uint32_t b, uint32_t nblocks, uint32_t lane, 
     }
 }
 
+/* ---- Per-block steps of the loop (thread 0, or warp 0 where said) -------------------------- */
+
+GTAP_DEV void gtap_block_init(gtap_block_sh *sh, uint32_t b)
+{
+    gtap_bq_init(sh, b);
+    sh->spawned = 0;
+    sh->suspended = 0;
+    sh->join_arrivals = 0;
+    sh->refresh = 0;
+    sh->failed_push = 0;
+    gtap_pool_init(&sh->mag, b);
+    sh->pool_slow = 0;
+    sh->next = (b == 0) ? gtap_root_id() : GTAP_NO_TASK; /* ctl->active counts block 0 */
+    sh->acquire = 0;
+    sh->stop = 0;
+}
+
+/* Step 1: the parent the last task made resumable, or the child it kept, or the newest entry
+ * of the block's queue; GTAP_NO_TASK when none. */
+GTAP_DEV void gtap_block_pick(gtap_block_sh *sh, uint32_t b)
+{
+    uint32_t t = sh->next;
+    sh->next = GTAP_NO_TASK;
+    if (t == GTAP_NO_TASK) {
+        uint32_t x;
+        if (gtap_bq_pop(sh, b, &x)) {
+            t = x;
+            sh->acquire = GTAP_BQ_POP_ACQUIRES;
+        }
+    }
+    sh->task = t;
+}
+
+/* Step 1 with nothing to run, warp 0: the block goes idle (T2) and steals one task; sets
+ * sh->stop when the run has ended. */
+GTAP_DEV void gtap_block_idle(gtap_block_sh *sh, uint32_t b, uint32_t nblocks, uint32_t lane, uint32_t active,
+                              gtap_sched_rng *rng, gtap_stats_local *st)
+{
+    if (active)
+        gtap_sched_go_idle(lane);
+    uint32_t t = gtap_block_steal(b, nblocks, lane, rng, st);
+    if (lane == 0) {
+        sh->task = t;
+        sh->acquire = 1;
+        sh->stop = (t == GTAP_NO_TASK);
+    }
+}
+
+/* Before step 2: the task's header word, the magazine and the cached steal end. */
+GTAP_DEV void gtap_block_begin_segment(gtap_block_sh *sh, uint32_t b)
+{
+    gtap_mag_balance_one(&sh->mag, b);
+    sh->fn_state = gtap_header(sh->task)->fn_state;
+    gtap_bq_refresh(sh, b);
+    sh->suspended = 0;
+    sh->mag_before = sh->mag.n;
+}
+
+/* Step 3: completes the task unless it suspended (J3, J4), publishes its children, and
+ * polls for an abort (sh->stop). */
+GTAP_DEV void gtap_block_end_segment(gtap_block_sh *sh, uint32_t b, gtap_stats_local *st)
+{
+    gtap_mag_note_demand(&sh->mag, sh->mag_before);
+    if (sh->mag.n < 0)
+        sh->mag.n = 0; /* failed fast-path allocations of step 2 */
+    if (!sh->suspended)
+        gtap_block_complete(sh, b, sh->task);
+    gtap_block_publish(sh, b);
+    st->batches++;
+    st->tasks++;
+    sh->stop = gtap_ld_relaxed_u32(&gtap_dev.ctl->terminate) == GTAP_RUN_ABORT;
+}
+
 /* ---- The persistent loop ---------------------------------------------------------------- */
 
 static __device__ __noinline__ void gtap_block_scheduler(void)
@@ -383,20 +348,9 @@ static __device__ __noinline__ void gtap_block_scheduler(void)
     const uint32_t tid = threadIdx.x, lane = tid & 31;
     if (gtap_sched_launch_check(nblocks, 1, blockDim.x, b, tid))
         return;
-    if (tid == 0) {
-        gtap_bq_init(sh, b);
-        sh->spawned = 0;
-        sh->suspended = 0;
-        sh->join_arrivals = 0;
-        sh->refresh = 0;
-        sh->failed_push = 0;
-        gtap_pool_init(&sh->mag, b);
-        sh->pool_slow = 0;
-        sh->next = (b == 0) ? gtap_root_id() : GTAP_NO_TASK; /* ctl->active counts block 0 */
-        sh->acquire = 0;
-        sh->stop = 0;
-    }
-    __syncthreads();
+    if (tid == 0)
+        gtap_block_init(sh, b);
+    __syncthreads(); /* the block's state is set before any thread reads it */
 
     gtap_sched_rng rng = gtap_sched_rng_init(b, lane);
     gtap_stats_local st = {};
@@ -404,47 +358,24 @@ static __device__ __noinline__ void gtap_block_scheduler(void)
     uint32_t active = (b == 0);
 
     for (;;) {
-        /* Step 1: pick a task. */
-        if (tid == 0) {
-            uint32_t t = sh->next;
-            sh->next = GTAP_NO_TASK;
-            if (t == GTAP_NO_TASK) {
-                uint32_t x;
-                if (gtap_bq_pop(sh, b, &x)) {
-                    t = x;
-                    sh->acquire = GTAP_BQ_POP_ACQUIRES;
-                }
-            }
-            sh->task = t;
-        }
-        __syncthreads();
+        /* Step 1: pick a task; with none, go idle and steal, or leave. */
+        if (tid == 0)
+            gtap_block_pick(sh, b);
+        __syncthreads(); /* sh->task is set */
         if (sh->task == GTAP_NO_TASK) {
             __syncthreads(); /* every thread has tested sh->task before warp 0 rewrites it */
-            if (tid < 32) {
-                if (active)
-                    gtap_sched_go_idle(lane);
-                uint32_t t = gtap_block_steal(b, nblocks, lane, &rng, &st);
-                if (lane == 0) {
-                    sh->task = t;
-                    sh->acquire = 1;
-                    sh->stop = (t == GTAP_NO_TASK);
-                }
-            }
-            __syncthreads();
+            if (tid < 32)
+                gtap_block_idle(sh, b, nblocks, lane, active, &rng, &st);
+            __syncthreads(); /* the stolen task, or the end, is seen by every thread */
             if (sh->stop)
                 break;
             active = 1;
         }
         if (sh->acquire)
             gtap_fence_acq_rel(); /* the task's records were written by other blocks */
-        if (tid == 0) {
-            gtap_mag_balance_one(&sh->mag, b);
-            sh->fn_state = gtap_header(sh->task)->fn_state;
-            gtap_bq_refresh(sh, b);
-            sh->suspended = 0;
-            sh->mag_before = sh->mag.n;
-        }
-        __syncthreads();
+        if (tid == 0)
+            gtap_block_begin_segment(sh, b);
+        __syncthreads(); /* fn_state and the magazine are set before the segment */
         GTAP_PROFILE_BEGIN(tid == 0);
 
         /* Step 2: all threads run the segment. */
@@ -459,19 +390,10 @@ static __device__ __noinline__ void gtap_block_scheduler(void)
         __syncthreads();
 
         /* Step 3: complete and publish (thread 0). */
-        if (tid == 0) {
-            gtap_mag_note_demand(&sh->mag, sh->mag_before);
-            if (sh->mag.n < 0)
-                sh->mag.n = 0;
-            if (!sh->suspended)
-                gtap_block_complete(sh, b, sh->task);
-            gtap_block_publish(sh, b);
-            st.batches++;
-            st.tasks++;
-            sh->stop = gtap_ld_relaxed_u32(&gtap_dev.ctl->terminate) == GTAP_RUN_ABORT;
-        }
+        if (tid == 0)
+            gtap_block_end_segment(sh, b, &st);
         GTAP_PROFILE_END(tid == 0, b, 1u);
-        __syncthreads();
+        __syncthreads(); /* sh->stop and the next task are seen by every thread */
         if (sh->stop)
             break;
     }
