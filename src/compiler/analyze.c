@@ -97,7 +97,6 @@ static void ensure_tree(actx *a, fn_def *d)
     }
 }
 
-
 typedef struct attr_ctx { enum CXCursorKind want; int found; } attr_ctx;
 
 static enum CXChildVisitResult find_attr(CXCursor c, CXCursor p, CXClientData data)

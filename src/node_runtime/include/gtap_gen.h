@@ -95,7 +95,7 @@
  * (GTAP_ENTRY_MAX_REGISTERS, gtap/host_api.cuh): left to its default, ptxas kept the
  * persistent kernel near 72 registers, for an occupancy the runtime never uses, and the
  * scheduling of the task code moved with every change around it (a load of the binary
- * tree's unrolled loop waited for the previous one: +15% at D=18; bench/NOTES.md, step 20). */
+ * tree's unrolled loop waited for the previous one: +15% at D=18). */
 #if !defined(GTAP_ENTRY_KERNEL)
 #if defined(GTAP_WORKER_IS_THREAD) && !defined(GTAP_TARGET_HOST) && defined(__CUDACC__) && \
     (__CUDACC_VER_MAJOR__ > 12 || (__CUDACC_VER_MAJOR__ == 12 && __CUDACC_VER_MINOR__ >= 4))

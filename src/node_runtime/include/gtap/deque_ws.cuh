@@ -67,7 +67,7 @@ GTAP_DEV void gtap_q_quiesce(uint32_t w)
  * Only the owner raises a queue's count (gtap_q_publish_warp); thieves only lower it. So once
  * the owner has seen it at 0, it stays 0 until the owner publishes again, and the pop skips
  * its L2 round trip meanwhile - one per iteration of a warp working alone on a chain of
- * tasks (bench/NOTES.md, step 18). */
+ * tasks. */
 GTAP_DEV uint32_t gtap_q_pop_warp(gtap_warp_sh *sh, uint32_t w, uint32_t q, uint32_t want,
                                   uint32_t base, uint32_t lane, uint32_t *id)
 {

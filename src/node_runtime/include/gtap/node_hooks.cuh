@@ -93,7 +93,7 @@ GTAP_DEV uint32_t gtap_nh_smid(void)
 /* Does worker warp w sit out this launch, leaving the agent's SM to the agent? With other
  * ranks to serve, every memory step of the agent waited behind the load and store traffic
  * of the 15 worker warps beside it: 2-5 us each, so that an export of 512 tasks took
- * ~250 us and a batch of results ~450 us (bench/NOTES.md, step 12). The warps on that SM
+ * ~250 us and a batch of results ~450 us. The warps on that SM
  * (at most 16 of thousands) then only wait for the run's end; warp 0, which starts the
  * root, always works. Warp-collective; the agent publishes its SM at its start. */
 GTAP_DEV int gtap_nh_passive(uint32_t w, uint32_t lane)

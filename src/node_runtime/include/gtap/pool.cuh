@@ -3,7 +3,7 @@
  * Every worker (warp or block) owns a contiguous range of P = records_per_worker record ids
  * and allocates only from it, so allocation and the common free never touch a global
  * counter (measured: one shared free-id ring turned thread mode into a CAS storm across
- * thousands of warps, bench/NOTES.md). Levels, fastest first:
+ * thousands of warps). Levels, fastest first:
  *   magazine  shared memory; allocations take from it with a shared atomic;
  *   overflow  shared memory: serves allocations that find the magazine empty in the middle
  *             of an iteration (e.g. a loop spawning hundreds of children). Claims are
@@ -194,7 +194,7 @@ GTAP_DEV void gtap_pool_free_remote(uint32_t id)
  * and one push per owner. A thief frees the 32 tasks it stole to one owner, the victim: 32
  * lanes pushing one id each took turns on that list's head, a round trip a turn, and the
  * warps that had stolen from the same victim queued behind each other - the completion
- * step took 3x the warp time of the tasks in N-Queens(14) (bench/NOTES.md step 16).
+ * step took 3x the warp time of the tasks in N-Queens(14).
  * Warp-collective (all 32 lanes of a warp). */
 GTAP_DEV void gtap_pool_free_remote_warp(uint32_t lane, uint32_t id)
 {
@@ -311,7 +311,7 @@ GTAP_DEV void gtap_mag_normalize(gtap_magazine *m, uint32_t worker)
  * what leaves room for the frees of the next completion step), or drains it to the private
  * stack when it holds more than that. The lanes copy between magazine and stack together, so
  * a fan-out of hundreds of spawns costs a few coalesced copies instead of hundreds of
- * slow-path allocations (bench/NOTES.md, step 7). */
+ * slow-path allocations. */
 GTAP_DEV void gtap_mag_balance_warp(gtap_magazine *m, uint32_t worker, uint32_t lane)
 {
     const uint32_t per = gtap_dev.records_per_worker;

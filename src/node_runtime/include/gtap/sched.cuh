@@ -29,8 +29,7 @@
 #endif
 
 /* Lanes of an idle warp that each probe one random victim per round. Every probe is an L2
- * load; with thousands of idle warps, 32 probes a round measurably slowed the busy ones
- * (bench/NOTES.md). */
+ * load; with thousands of idle warps, 32 probes a round measurably slowed the busy ones. */
 #ifndef GTAP_PROBE_LANES
 #define GTAP_PROBE_LANES 8
 #endif
