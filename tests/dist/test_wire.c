@@ -158,11 +158,62 @@ static void test_refusals(void)
     CHECK(strcmp(gtap_wire_status_str(GTAP_WIRE_ERR_VERSION), "wire format version mismatch") == 0);
 }
 
+/* The word view (what the GPU node stores and loads) is the byte layout the encoders write
+ * and the decoders read, on this little-endian host: headers, and the fields the node picks
+ * out of a header word. */
+static void test_word_view(void)
+{
+    uint8_t buf[256];
+    uint64_t words[4];
+    gtap_wire_writer w;
+    gtap_wire_task t;
+    gtap_wire_result res;
+    uint8_t payload[8] = {1, 2, 3, 4, 5, 6, 7, 8};
+    const uint32_t one = 1;
+    uint64_t h0;
+    if (*(const uint8_t *)&one != 1) {
+        printf("skip: the word view is for little-endian targets\n");
+        return;
+    }
+    memset(&t, 0, sizeof t);
+    t.fn = 0x1234;
+    t.state = 0xfffe;
+    t.queue = 3;
+    t.flags = GTAP_WIRE_TASK_COMPLETION;
+    t.payload_bytes = sizeof payload;
+    t.result_bytes = 0x10203;
+    t.origin_rank = 0xa0b0c0d0u;
+    t.hops = 7;
+    t.origin_task = 0x0102030405060708ull;
+    t.payload = payload;
+    CHECK(gtap_wire_batch_begin(&w, buf, sizeof buf, GTAP_WIRE_TASKS, HASH) == GTAP_WIRE_OK);
+    CHECK(gtap_wire_put_task(&w, &t) == GTAP_WIRE_OK);
+    gtap_wire_task_header_words(words, &t);
+    CHECK(memcmp(words, buf + GTAP_WIRE_BATCH_HEADER_BYTES, GTAP_WIRE_TASK_HEADER_BYTES) == 0);
+    memcpy(&h0, buf + GTAP_WIRE_BATCH_HEADER_BYTES, sizeof h0);
+    CHECK(GTAP_WIRE_WORD_FIELD(h0, GTAP_WIRE_TASK_OFF_FN, 16) == t.fn);
+    CHECK(GTAP_WIRE_WORD_FIELD(h0, GTAP_WIRE_TASK_OFF_STATE, 16) == t.state);
+    CHECK(GTAP_WIRE_WORD_FIELD(h0, GTAP_WIRE_TASK_OFF_QUEUE, 16) == t.queue);
+    CHECK(GTAP_WIRE_WORD_FIELD(h0, GTAP_WIRE_TASK_OFF_FLAGS, 16) == t.flags);
+
+    memset(&res, 0, sizeof res);
+    res.origin_task = 0x1122334455667788ull;
+    res.result_bytes = 4;
+    res.flags = GTAP_WIRE_RESULT_DETACHED;
+    res.runner_rank = 5;
+    res.result = payload;
+    CHECK(gtap_wire_batch_begin(&w, buf, sizeof buf, GTAP_WIRE_RESULTS, HASH) == GTAP_WIRE_OK);
+    CHECK(gtap_wire_put_result(&w, &res) == GTAP_WIRE_OK);
+    gtap_wire_result_header_words(words, &res);
+    CHECK(memcmp(words, buf + GTAP_WIRE_BATCH_HEADER_BYTES, GTAP_WIRE_RESULT_HEADER_BYTES) == 0);
+}
+
 int main(void)
 {
     test_task_round_trip();
     test_result_round_trip();
     test_refusals();
+    test_word_view();
     if (failures) {
         printf("FAIL: %d wire-format checks failed\n", failures);
         return 1;

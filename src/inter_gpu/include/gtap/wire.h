@@ -15,6 +15,8 @@
  * Integers are little-endian; payload and result bytes are the task data / return value in
  * the memory representation of the program (the start-up check guarantees that every rank
  * runs the same program on the same ABI). Functions here are inline so GPU code can use them.
+ * Every field's offset is defined once below (GTAP_WIRE_*_OFF_*); the byte-wise encoders and
+ * decoders use them, and so does the GPU node, which moves whole 8-byte words (the word view).
  */
 #ifndef GTAP_WIRE_H
 #define GTAP_WIRE_H
@@ -27,6 +29,11 @@
 #define GTAP_WIRE_FN static inline __host__ __device__
 #else
 #define GTAP_WIRE_FN static inline
+#endif
+#if defined(__cplusplus)
+#define GTAP_WIRE_STATIC_ASSERT(cond, msg) static_assert(cond, msg)
+#else
+#define GTAP_WIRE_STATIC_ASSERT(cond, msg) _Static_assert(cond, msg)
 #endif
 
 #define GTAP_WIRE_MAGIC 0x52575447u /* "GTWR" in memory order */
@@ -44,6 +51,117 @@ enum gtap_wire_kind { GTAP_WIRE_TASKS = 1, GTAP_WIRE_RESULTS = 2 };
 /* result entry flags */
 #define GTAP_WIRE_RESULT_DETACHED 0x1u /* a task on the runner detached children (see dist.md T2) */
 #define GTAP_WIRE_RESULT_KNOWN_FLAGS 0x1u
+
+/* ---- the layout: byte offsets of every header field (docs/wire.md's tables) ---------- */
+#define GTAP_WIRE_BATCH_OFF_MAGIC 0u
+#define GTAP_WIRE_BATCH_OFF_VERSION 4u /* u16 */
+#define GTAP_WIRE_BATCH_OFF_KIND 6u    /* u16 */
+#define GTAP_WIRE_BATCH_OFF_COUNT 8u
+#define GTAP_WIRE_BATCH_OFF_BYTES 12u
+#define GTAP_WIRE_BATCH_OFF_HASH 16u   /* u64 */
+#define GTAP_WIRE_TASK_OFF_FN 0u       /* u16 */
+#define GTAP_WIRE_TASK_OFF_STATE 2u    /* u16 */
+#define GTAP_WIRE_TASK_OFF_QUEUE 4u    /* u16 */
+#define GTAP_WIRE_TASK_OFF_FLAGS 6u    /* u16 */
+#define GTAP_WIRE_TASK_OFF_PAYLOAD_BYTES 8u
+#define GTAP_WIRE_TASK_OFF_RESULT_BYTES 12u
+#define GTAP_WIRE_TASK_OFF_ORIGIN_RANK 16u
+#define GTAP_WIRE_TASK_OFF_HOPS 20u
+#define GTAP_WIRE_TASK_OFF_ORIGIN_TASK 24u /* u64 */
+#define GTAP_WIRE_RESULT_OFF_ORIGIN_TASK 0u /* u64 */
+#define GTAP_WIRE_RESULT_OFF_RESULT_BYTES 8u
+#define GTAP_WIRE_RESULT_OFF_FLAGS 12u
+#define GTAP_WIRE_RESULT_OFF_RUNNER_RANK 16u
+#define GTAP_WIRE_RESULT_OFF_RESERVED 20u
+/* Both entry kinds state the size of their variable part (payload_bytes, result_bytes) here,
+ * which is how a reader skips an entry without knowing its kind's other fields. */
+#define GTAP_WIRE_ENTRY_OFF_SIZE 8u
+
+/* ---- the word view: the headers as a little-endian machine sees them in memory ----------- *
+ * A reader or writer on a little-endian target whose batch starts 8-aligned (entries keep
+ * that alignment) may load and store the headers as native words; the GPU node does, with
+ * one 8-byte access where the byte-wise functions below take eight. The structs are that
+ * view, field for field; the checks below hold them, and the word helpers, to the offsets
+ * above. Field f sits in the 8-byte word GTAP_WIRE_WORD(f's offset), at bit
+ * GTAP_WIRE_SHIFT(f's offset); no field crosses a word. */
+typedef struct gtap_wire_batch_header {
+    uint32_t magic;
+    uint16_t version, kind;
+    uint32_t count, bytes;
+    uint64_t program_hash;
+} gtap_wire_batch_header;
+
+typedef struct gtap_wire_task_header {
+    uint16_t fn, state, queue, flags;
+    uint32_t payload_bytes, result_bytes;
+    uint32_t origin_rank, hops;
+    uint64_t origin_task;
+} gtap_wire_task_header;
+
+typedef struct gtap_wire_result_header {
+    uint64_t origin_task;
+    uint32_t result_bytes, flags;
+    uint32_t runner_rank, reserved;
+} gtap_wire_result_header;
+
+#define GTAP_WIRE_WORD(off) ((off) / 8u)
+#define GTAP_WIRE_SHIFT(off) (8u * ((off) % 8u))
+/* The field of `bits` bits at byte offset off, out of the 8-byte word that holds it. */
+#define GTAP_WIRE_WORD_FIELD(word, off, bits) \
+    ((uint32_t)((uint64_t)(word) >> GTAP_WIRE_SHIFT(off)) & (uint32_t)((1ull << (bits)) - 1ull))
+
+/* Field of struct T at offset OFF, SIZE bytes: where the offsets say, and inside one word. */
+#define GTAP_WIRE_CHECK_FIELD(T, field, OFF, SIZE)                                                  \
+    GTAP_WIRE_STATIC_ASSERT(offsetof(T, field) == (OFF) && sizeof(((T *)0)->field) == (SIZE) &&     \
+                                (OFF) % 8u + (SIZE) <= 8u,                                          \
+                            "wire.h: " #T "." #field " disagrees with its offset or crosses a word")
+GTAP_WIRE_CHECK_FIELD(gtap_wire_batch_header, magic, GTAP_WIRE_BATCH_OFF_MAGIC, 4u);
+GTAP_WIRE_CHECK_FIELD(gtap_wire_batch_header, version, GTAP_WIRE_BATCH_OFF_VERSION, 2u);
+GTAP_WIRE_CHECK_FIELD(gtap_wire_batch_header, kind, GTAP_WIRE_BATCH_OFF_KIND, 2u);
+GTAP_WIRE_CHECK_FIELD(gtap_wire_batch_header, count, GTAP_WIRE_BATCH_OFF_COUNT, 4u);
+GTAP_WIRE_CHECK_FIELD(gtap_wire_batch_header, bytes, GTAP_WIRE_BATCH_OFF_BYTES, 4u);
+GTAP_WIRE_CHECK_FIELD(gtap_wire_batch_header, program_hash, GTAP_WIRE_BATCH_OFF_HASH, 8u);
+GTAP_WIRE_CHECK_FIELD(gtap_wire_task_header, fn, GTAP_WIRE_TASK_OFF_FN, 2u);
+GTAP_WIRE_CHECK_FIELD(gtap_wire_task_header, state, GTAP_WIRE_TASK_OFF_STATE, 2u);
+GTAP_WIRE_CHECK_FIELD(gtap_wire_task_header, queue, GTAP_WIRE_TASK_OFF_QUEUE, 2u);
+GTAP_WIRE_CHECK_FIELD(gtap_wire_task_header, flags, GTAP_WIRE_TASK_OFF_FLAGS, 2u);
+GTAP_WIRE_CHECK_FIELD(gtap_wire_task_header, payload_bytes, GTAP_WIRE_TASK_OFF_PAYLOAD_BYTES, 4u);
+GTAP_WIRE_CHECK_FIELD(gtap_wire_task_header, result_bytes, GTAP_WIRE_TASK_OFF_RESULT_BYTES, 4u);
+GTAP_WIRE_CHECK_FIELD(gtap_wire_task_header, origin_rank, GTAP_WIRE_TASK_OFF_ORIGIN_RANK, 4u);
+GTAP_WIRE_CHECK_FIELD(gtap_wire_task_header, hops, GTAP_WIRE_TASK_OFF_HOPS, 4u);
+GTAP_WIRE_CHECK_FIELD(gtap_wire_task_header, origin_task, GTAP_WIRE_TASK_OFF_ORIGIN_TASK, 8u);
+GTAP_WIRE_CHECK_FIELD(gtap_wire_result_header, origin_task, GTAP_WIRE_RESULT_OFF_ORIGIN_TASK, 8u);
+GTAP_WIRE_CHECK_FIELD(gtap_wire_result_header, result_bytes, GTAP_WIRE_RESULT_OFF_RESULT_BYTES, 4u);
+GTAP_WIRE_CHECK_FIELD(gtap_wire_result_header, flags, GTAP_WIRE_RESULT_OFF_FLAGS, 4u);
+GTAP_WIRE_CHECK_FIELD(gtap_wire_result_header, runner_rank, GTAP_WIRE_RESULT_OFF_RUNNER_RANK, 4u);
+GTAP_WIRE_CHECK_FIELD(gtap_wire_result_header, reserved, GTAP_WIRE_RESULT_OFF_RESERVED, 4u);
+GTAP_WIRE_STATIC_ASSERT(sizeof(gtap_wire_batch_header) == GTAP_WIRE_BATCH_HEADER_BYTES &&
+                            sizeof(gtap_wire_task_header) == GTAP_WIRE_TASK_HEADER_BYTES &&
+                            sizeof(gtap_wire_result_header) == GTAP_WIRE_RESULT_HEADER_BYTES,
+                        "wire.h: a header struct's size differs from the format's");
+GTAP_WIRE_STATIC_ASSERT(GTAP_WIRE_BATCH_HEADER_BYTES % 8u == 0 && GTAP_WIRE_TASK_HEADER_BYTES % 8u == 0 &&
+                            GTAP_WIRE_RESULT_HEADER_BYTES % 8u == 0,
+                        "wire.h: entries must stay 8-aligned for the word view");
+GTAP_WIRE_STATIC_ASSERT(GTAP_WIRE_ENTRY_OFF_SIZE == GTAP_WIRE_TASK_OFF_PAYLOAD_BYTES &&
+                            GTAP_WIRE_ENTRY_OFF_SIZE == GTAP_WIRE_RESULT_OFF_RESULT_BYTES,
+                        "wire.h: both entry kinds state their size at GTAP_WIRE_ENTRY_OFF_SIZE");
+/* gtap_wire_task_header_words / gtap_wire_result_header_words build each word from the
+ * fields that share it: these are the groups they assume. */
+GTAP_WIRE_STATIC_ASSERT(GTAP_WIRE_WORD(GTAP_WIRE_TASK_OFF_FN) == 0 && GTAP_WIRE_WORD(GTAP_WIRE_TASK_OFF_STATE) == 0 &&
+                            GTAP_WIRE_WORD(GTAP_WIRE_TASK_OFF_QUEUE) == 0 &&
+                            GTAP_WIRE_WORD(GTAP_WIRE_TASK_OFF_FLAGS) == 0 &&
+                            GTAP_WIRE_WORD(GTAP_WIRE_TASK_OFF_PAYLOAD_BYTES) == 1 &&
+                            GTAP_WIRE_WORD(GTAP_WIRE_TASK_OFF_RESULT_BYTES) == 1 &&
+                            GTAP_WIRE_WORD(GTAP_WIRE_TASK_OFF_ORIGIN_RANK) == 2 &&
+                            GTAP_WIRE_WORD(GTAP_WIRE_TASK_OFF_HOPS) == 2 &&
+                            GTAP_WIRE_WORD(GTAP_WIRE_TASK_OFF_ORIGIN_TASK) == 3,
+                        "wire.h: the task header's words hold other fields than gtap_wire_task_header_words writes");
+GTAP_WIRE_STATIC_ASSERT(GTAP_WIRE_WORD(GTAP_WIRE_RESULT_OFF_ORIGIN_TASK) == 0 &&
+                            GTAP_WIRE_WORD(GTAP_WIRE_RESULT_OFF_RESULT_BYTES) == 1 &&
+                            GTAP_WIRE_WORD(GTAP_WIRE_RESULT_OFF_FLAGS) == 1 &&
+                            GTAP_WIRE_WORD(GTAP_WIRE_RESULT_OFF_RUNNER_RANK) == 2 &&
+                            GTAP_WIRE_WORD(GTAP_WIRE_RESULT_OFF_RESERVED) == 2,
+                        "wire.h: the result header's words hold other fields than gtap_wire_result_header_words writes");
 
 /* Status of the decoding functions (0 = success). */
 enum gtap_wire_status {
@@ -106,6 +224,31 @@ GTAP_WIRE_FN uint32_t gtap_wire_result_bytes(uint32_t result_bytes)
     return GTAP_WIRE_RESULT_HEADER_BYTES + gtap_wire_pad8(result_bytes);
 }
 
+/* ---- the word view: headers as 8-byte words (writers on little-endian targets) --------- *
+ * The header of a task / result entry as the words w[0..3] / w[0..2] of an 8-aligned entry:
+ * the same bytes gtap_wire_put_task / gtap_wire_put_result write (t->payload, r->result are
+ * not used). For the GPU node, which stores whole words. */
+GTAP_WIRE_FN void gtap_wire_task_header_words(uint64_t *w, const gtap_wire_task *t)
+{
+    w[0] = (uint64_t)t->fn << GTAP_WIRE_SHIFT(GTAP_WIRE_TASK_OFF_FN) |
+           (uint64_t)t->state << GTAP_WIRE_SHIFT(GTAP_WIRE_TASK_OFF_STATE) |
+           (uint64_t)t->queue << GTAP_WIRE_SHIFT(GTAP_WIRE_TASK_OFF_QUEUE) |
+           (uint64_t)t->flags << GTAP_WIRE_SHIFT(GTAP_WIRE_TASK_OFF_FLAGS);
+    w[1] = (uint64_t)t->payload_bytes << GTAP_WIRE_SHIFT(GTAP_WIRE_TASK_OFF_PAYLOAD_BYTES) |
+           (uint64_t)t->result_bytes << GTAP_WIRE_SHIFT(GTAP_WIRE_TASK_OFF_RESULT_BYTES);
+    w[2] = (uint64_t)t->origin_rank << GTAP_WIRE_SHIFT(GTAP_WIRE_TASK_OFF_ORIGIN_RANK) |
+           (uint64_t)t->hops << GTAP_WIRE_SHIFT(GTAP_WIRE_TASK_OFF_HOPS);
+    w[3] = t->origin_task;
+}
+
+GTAP_WIRE_FN void gtap_wire_result_header_words(uint64_t *w, const gtap_wire_result *r)
+{
+    w[0] = r->origin_task;
+    w[1] = (uint64_t)r->result_bytes << GTAP_WIRE_SHIFT(GTAP_WIRE_RESULT_OFF_RESULT_BYTES) |
+           (uint64_t)r->flags << GTAP_WIRE_SHIFT(GTAP_WIRE_RESULT_OFF_FLAGS);
+    w[2] = (uint64_t)r->runner_rank << GTAP_WIRE_SHIFT(GTAP_WIRE_RESULT_OFF_RUNNER_RANK); /* reserved: 0 */
+}
+
 /* ---- encoding: begin a batch, append entries, finish ---------------------------------- *
  * A batch is built in place in buf[0, cap). gtap_wire_batch_begin writes the header with
  * count 0; each append checks space and returns GTAP_WIRE_ERR_SPACE (leaving the batch
@@ -125,20 +268,20 @@ GTAP_WIRE_FN int gtap_wire_batch_begin(gtap_wire_writer *w, void *buf, uint32_t 
     w->count = 0;
     if (cap < GTAP_WIRE_BATCH_HEADER_BYTES)
         return GTAP_WIRE_ERR_SPACE;
-    gtap_wire_put32(w->buf, GTAP_WIRE_MAGIC);
-    gtap_wire_put16(w->buf + 4, (uint16_t)GTAP_WIRE_VERSION);
-    gtap_wire_put16(w->buf + 6, (uint16_t)kind);
-    gtap_wire_put32(w->buf + 8, 0);
-    gtap_wire_put32(w->buf + 12, GTAP_WIRE_BATCH_HEADER_BYTES);
-    gtap_wire_put64(w->buf + 16, program_hash);
+    gtap_wire_put32(w->buf + GTAP_WIRE_BATCH_OFF_MAGIC, GTAP_WIRE_MAGIC);
+    gtap_wire_put16(w->buf + GTAP_WIRE_BATCH_OFF_VERSION, (uint16_t)GTAP_WIRE_VERSION);
+    gtap_wire_put16(w->buf + GTAP_WIRE_BATCH_OFF_KIND, (uint16_t)kind);
+    gtap_wire_put32(w->buf + GTAP_WIRE_BATCH_OFF_COUNT, 0);
+    gtap_wire_put32(w->buf + GTAP_WIRE_BATCH_OFF_BYTES, GTAP_WIRE_BATCH_HEADER_BYTES);
+    gtap_wire_put64(w->buf + GTAP_WIRE_BATCH_OFF_HASH, program_hash);
     w->used = GTAP_WIRE_BATCH_HEADER_BYTES;
     return GTAP_WIRE_OK;
 }
 
 GTAP_WIRE_FN void gtap_wire_batch_update(gtap_wire_writer *w)
 {
-    gtap_wire_put32(w->buf + 8, w->count);
-    gtap_wire_put32(w->buf + 12, w->used);
+    gtap_wire_put32(w->buf + GTAP_WIRE_BATCH_OFF_COUNT, w->count);
+    gtap_wire_put32(w->buf + GTAP_WIRE_BATCH_OFF_BYTES, w->used);
 }
 
 /* Appends a task entry; t->payload supplies payload_bytes bytes. */
@@ -149,15 +292,15 @@ GTAP_WIRE_FN int gtap_wire_put_task(gtap_wire_writer *w, const gtap_wire_task *t
     if (t->payload_bytes > GTAP_WIRE_MAX_PAYLOAD || w->used + n > w->cap || w->used + n < w->used)
         return GTAP_WIRE_ERR_SPACE;
     p = w->buf + w->used;
-    gtap_wire_put16(p, t->fn);
-    gtap_wire_put16(p + 2, t->state);
-    gtap_wire_put16(p + 4, t->queue);
-    gtap_wire_put16(p + 6, t->flags);
-    gtap_wire_put32(p + 8, t->payload_bytes);
-    gtap_wire_put32(p + 12, t->result_bytes);
-    gtap_wire_put32(p + 16, t->origin_rank);
-    gtap_wire_put32(p + 20, t->hops);
-    gtap_wire_put64(p + 24, t->origin_task);
+    gtap_wire_put16(p + GTAP_WIRE_TASK_OFF_FN, t->fn);
+    gtap_wire_put16(p + GTAP_WIRE_TASK_OFF_STATE, t->state);
+    gtap_wire_put16(p + GTAP_WIRE_TASK_OFF_QUEUE, t->queue);
+    gtap_wire_put16(p + GTAP_WIRE_TASK_OFF_FLAGS, t->flags);
+    gtap_wire_put32(p + GTAP_WIRE_TASK_OFF_PAYLOAD_BYTES, t->payload_bytes);
+    gtap_wire_put32(p + GTAP_WIRE_TASK_OFF_RESULT_BYTES, t->result_bytes);
+    gtap_wire_put32(p + GTAP_WIRE_TASK_OFF_ORIGIN_RANK, t->origin_rank);
+    gtap_wire_put32(p + GTAP_WIRE_TASK_OFF_HOPS, t->hops);
+    gtap_wire_put64(p + GTAP_WIRE_TASK_OFF_ORIGIN_TASK, t->origin_task);
     if (t->payload_bytes)
         memcpy(p + GTAP_WIRE_TASK_HEADER_BYTES, t->payload, t->payload_bytes);
     memset(p + GTAP_WIRE_TASK_HEADER_BYTES + t->payload_bytes, 0,
@@ -176,11 +319,11 @@ GTAP_WIRE_FN int gtap_wire_put_result(gtap_wire_writer *w, const gtap_wire_resul
     if (r->result_bytes > GTAP_WIRE_MAX_PAYLOAD || w->used + n > w->cap || w->used + n < w->used)
         return GTAP_WIRE_ERR_SPACE;
     p = w->buf + w->used;
-    gtap_wire_put64(p, r->origin_task);
-    gtap_wire_put32(p + 8, r->result_bytes);
-    gtap_wire_put32(p + 12, r->flags);
-    gtap_wire_put32(p + 16, r->runner_rank);
-    gtap_wire_put32(p + 20, 0);
+    gtap_wire_put64(p + GTAP_WIRE_RESULT_OFF_ORIGIN_TASK, r->origin_task);
+    gtap_wire_put32(p + GTAP_WIRE_RESULT_OFF_RESULT_BYTES, r->result_bytes);
+    gtap_wire_put32(p + GTAP_WIRE_RESULT_OFF_FLAGS, r->flags);
+    gtap_wire_put32(p + GTAP_WIRE_RESULT_OFF_RUNNER_RANK, r->runner_rank);
+    gtap_wire_put32(p + GTAP_WIRE_RESULT_OFF_RESERVED, 0);
     if (r->result_bytes)
         memcpy(p + GTAP_WIRE_RESULT_HEADER_BYTES, r->result, r->result_bytes);
     memset(p + GTAP_WIRE_RESULT_HEADER_BYTES + r->result_bytes, 0,
@@ -209,23 +352,24 @@ GTAP_WIRE_FN int gtap_wire_batch_open(gtap_wire_reader *r, const void *buf, size
     r->buf = p;
     r->bytes = r->pos = r->count = r->index = 0;
     r->kind = 0;
-    if (len < 8)
-        return len >= 4 && gtap_wire_get32(p) != GTAP_WIRE_MAGIC ? GTAP_WIRE_ERR_MAGIC
-                                                                  : GTAP_WIRE_ERR_TRUNCATED;
-    if (gtap_wire_get32(p) != GTAP_WIRE_MAGIC)
+    if (len < GTAP_WIRE_BATCH_OFF_COUNT) /* not even magic, version and kind */
+        return len >= GTAP_WIRE_BATCH_OFF_VERSION && gtap_wire_get32(p + GTAP_WIRE_BATCH_OFF_MAGIC) != GTAP_WIRE_MAGIC
+                   ? GTAP_WIRE_ERR_MAGIC
+                   : GTAP_WIRE_ERR_TRUNCATED;
+    if (gtap_wire_get32(p + GTAP_WIRE_BATCH_OFF_MAGIC) != GTAP_WIRE_MAGIC)
         return GTAP_WIRE_ERR_MAGIC;
-    if (gtap_wire_get16(p + 4) != GTAP_WIRE_VERSION)
+    if (gtap_wire_get16(p + GTAP_WIRE_BATCH_OFF_VERSION) != GTAP_WIRE_VERSION)
         return GTAP_WIRE_ERR_VERSION;
     if (len < GTAP_WIRE_BATCH_HEADER_BYTES)
         return GTAP_WIRE_ERR_TRUNCATED;
-    r->kind = gtap_wire_get16(p + 6);
+    r->kind = gtap_wire_get16(p + GTAP_WIRE_BATCH_OFF_KIND);
     if (r->kind != expect_kind)
         return GTAP_WIRE_ERR_KIND;
-    r->count = gtap_wire_get32(p + 8);
-    r->bytes = gtap_wire_get32(p + 12);
+    r->count = gtap_wire_get32(p + GTAP_WIRE_BATCH_OFF_COUNT);
+    r->bytes = gtap_wire_get32(p + GTAP_WIRE_BATCH_OFF_BYTES);
     if (r->bytes < GTAP_WIRE_BATCH_HEADER_BYTES || r->bytes > len)
         return GTAP_WIRE_ERR_TRUNCATED;
-    if (gtap_wire_get64(p + 16) != program_hash)
+    if (gtap_wire_get64(p + GTAP_WIRE_BATCH_OFF_HASH) != program_hash)
         return GTAP_WIRE_ERR_HASH;
     /* walk the entries once so that the iterators below need no checks */
     pos = GTAP_WIRE_BATCH_HEADER_BYTES;
@@ -235,8 +379,9 @@ GTAP_WIRE_FN int gtap_wire_batch_open(gtap_wire_reader *r, const void *buf, size
         uint32_t n, flags;
         if (r->bytes - pos < hdr)
             return GTAP_WIRE_ERR_TRUNCATED;
-        n = gtap_wire_get32(p + pos + 8); /* payload_bytes / result_bytes */
-        flags = expect_kind == GTAP_WIRE_TASKS ? gtap_wire_get16(p + pos + 6) : gtap_wire_get32(p + pos + 12);
+        n = gtap_wire_get32(p + pos + GTAP_WIRE_ENTRY_OFF_SIZE); /* payload_bytes / result_bytes */
+        flags = expect_kind == GTAP_WIRE_TASKS ? gtap_wire_get16(p + pos + GTAP_WIRE_TASK_OFF_FLAGS)
+                                               : gtap_wire_get32(p + pos + GTAP_WIRE_RESULT_OFF_FLAGS);
         if (n > GTAP_WIRE_MAX_PAYLOAD)
             return GTAP_WIRE_ERR_ENTRY;
         if (flags & ~(expect_kind == GTAP_WIRE_TASKS ? GTAP_WIRE_TASK_KNOWN_FLAGS
@@ -259,15 +404,15 @@ GTAP_WIRE_FN int gtap_wire_next_task(gtap_wire_reader *r, gtap_wire_task *t)
     if (r->index >= r->count || r->kind != GTAP_WIRE_TASKS)
         return 0;
     p = r->buf + r->pos;
-    t->fn = gtap_wire_get16(p);
-    t->state = gtap_wire_get16(p + 2);
-    t->queue = gtap_wire_get16(p + 4);
-    t->flags = gtap_wire_get16(p + 6);
-    t->payload_bytes = gtap_wire_get32(p + 8);
-    t->result_bytes = gtap_wire_get32(p + 12);
-    t->origin_rank = gtap_wire_get32(p + 16);
-    t->hops = gtap_wire_get32(p + 20);
-    t->origin_task = gtap_wire_get64(p + 24);
+    t->fn = gtap_wire_get16(p + GTAP_WIRE_TASK_OFF_FN);
+    t->state = gtap_wire_get16(p + GTAP_WIRE_TASK_OFF_STATE);
+    t->queue = gtap_wire_get16(p + GTAP_WIRE_TASK_OFF_QUEUE);
+    t->flags = gtap_wire_get16(p + GTAP_WIRE_TASK_OFF_FLAGS);
+    t->payload_bytes = gtap_wire_get32(p + GTAP_WIRE_TASK_OFF_PAYLOAD_BYTES);
+    t->result_bytes = gtap_wire_get32(p + GTAP_WIRE_TASK_OFF_RESULT_BYTES);
+    t->origin_rank = gtap_wire_get32(p + GTAP_WIRE_TASK_OFF_ORIGIN_RANK);
+    t->hops = gtap_wire_get32(p + GTAP_WIRE_TASK_OFF_HOPS);
+    t->origin_task = gtap_wire_get64(p + GTAP_WIRE_TASK_OFF_ORIGIN_TASK);
     t->payload = p + GTAP_WIRE_TASK_HEADER_BYTES;
     r->pos += gtap_wire_task_bytes(t->payload_bytes);
     r->index++;
@@ -280,10 +425,10 @@ GTAP_WIRE_FN int gtap_wire_next_result(gtap_wire_reader *r, gtap_wire_result *re
     if (r->index >= r->count || r->kind != GTAP_WIRE_RESULTS)
         return 0;
     p = r->buf + r->pos;
-    res->origin_task = gtap_wire_get64(p);
-    res->result_bytes = gtap_wire_get32(p + 8);
-    res->flags = gtap_wire_get32(p + 12);
-    res->runner_rank = gtap_wire_get32(p + 16);
+    res->origin_task = gtap_wire_get64(p + GTAP_WIRE_RESULT_OFF_ORIGIN_TASK);
+    res->result_bytes = gtap_wire_get32(p + GTAP_WIRE_RESULT_OFF_RESULT_BYTES);
+    res->flags = gtap_wire_get32(p + GTAP_WIRE_RESULT_OFF_FLAGS);
+    res->runner_rank = gtap_wire_get32(p + GTAP_WIRE_RESULT_OFF_RUNNER_RANK);
     res->result = p + GTAP_WIRE_RESULT_HEADER_BYTES;
     r->pos += gtap_wire_result_bytes(res->result_bytes);
     r->index++;
