@@ -138,7 +138,7 @@ static inline int gtap_gnode_attach(const gtap_dev_state *st, const gtap_config_
     if (g.result_stride == 0)
         g.result_stride = 8;
     gtap_gnode_fn fns[256];
-    if (nrec >= (1u << 28)) { /* the agent's backlog packs id | queue << 28 (gpu_node.cuh) */
+    if (nrec >= (1u << 28)) { /* the agent's backlog packs id | queue << 28 (gpu_node_queue.cuh) */
         fprintf(stderr, "gtap: error: a distributed run supports fewer than 2^28 task records (%zu); "
                 "lower GTAP_MAX_TASKS_PER_WARP or the grid size\n", nrec);
         gtap_gnode_release();

@@ -1,0 +1,147 @@
+/* inter_gpu/gpu/gpu_node_state.cuh - the GPU node's device tables (installed by
+ * gpu_node_host.cuh), the agent's per-run state, its profile and the record of where it
+ * found an inconsistency. Every other part of the node (gpu_node.cuh) builds on these.
+ */
+#ifndef GTAP_GPU_NODE_STATE_CUH
+#define GTAP_GPU_NODE_STATE_CUH
+
+#include "gtap/join.cuh"
+#include "gtap/node_hooks.cuh"
+#include "gtap/node_iface.h"
+#include "gtap/wire.h"
+#include "gtap/worker_thread_node.cuh"
+
+/* What the agent needs to know about each task function. */
+typedef struct gtap_gnode_fn {
+    uint32_t data_size;
+    uint32_t result_size;
+    uint32_t flags;          /* GTAP_FN_* */
+    uint32_t pad;
+} gtap_gnode_fn;
+
+/* Origin of an imported record that owes a completion. */
+typedef struct gtap_gnode_origin {
+    uint32_t origin_rank;
+    uint32_t hops;
+    uint64_t origin_task;
+} gtap_gnode_origin;
+
+/* Scratch buffers: one message payload plus room for 16-byte copies past its end. */
+#define GTAP_GNODE_BUF_BYTES (GTAP_NODE_MAX_MESSAGE_SLOTS * GTAP_NODE_SLOT_BYTES + 64u)
+
+typedef struct gtap_gnode_dev {
+    gtap_node_region *region;     /* device address of the mapped region */
+    unsigned char *inbox_slots;   /* device addresses of the slot arrays */
+    unsigned char *outbox_slots;
+    uint32_t ring_slots;
+    uint32_t rank;
+    uint64_t hash;                /* program hash, as on the wire */
+    const gtap_gnode_fn *fns;     /* [num_functions] */
+    uint32_t num_functions;
+    uint32_t result_stride;       /* bytes per import result buffer (8-aligned) */
+    uint32_t profile;             /* GTAP_DIST_AGENT_PROFILE: print the time per step at a run's end */
+    uint32_t reserve_max;         /* GTAP_DIST_OPENING_RESERVE: most tasks of the opening reserve (0: off) */
+    uint32_t reserve_alone;       /* GTAP_DIST_RESERVE_ALONE: an export with reserved tasks ships only those */
+    uint32_t *reserve;            /* [GTAP_GN_RESERVE_CAP]: the opening reserve, id | queue << 28 */
+    gtap_gnode_origin *origins;   /* [num_records + 1]: imported records */
+    unsigned char *results;       /* [num_records + 1][result_stride]: their results */
+    uint32_t *stub_seq;           /* [num_records + 1]: sequence number of a live stub, 0 = none */
+    uint32_t *backlog;            /* [num_records + 1]: runnable records waiting for room in the
+                                     agent's deque, id | queue << 28 (gtap_gn_push) */
+    unsigned char *in_buf;        /* the inbox message being handled */
+    unsigned char *out_buf;       /* the outbox message being built */
+} gtap_gnode_dev;
+
+static __constant__ gtap_gnode_dev gtap_gn;
+
+#define GTAP_GN_FULL 0xffffffffu
+
+/* The agent's larger steps are calls: inlined into one loop, their state stayed live in
+ * registers and raised the whole kernel's register count (every entry kernel contains the
+ * agent; src/inter_gpu/CMakeLists.txt caps it at 128 registers). */
+#define GTAP_GN_COLD static __device__ __noinline__
+
+/* The time in ns, the same in every lane (lane 0's clock): every decision the agent makes
+ * from it must be warp-uniform, since the lanes meet again in warp-collective calls. */
+GTAP_DEV uint64_t gtap_gn_now(uint32_t lane)
+{
+    unsigned long long t = lane == 0 ? gtap_globaltimer() : 0ull;
+    return __shfl_sync(0xffffffffu, t, 0);
+}
+
+/* ---- the agent's state (identical in every lane) -------------------------------------- */
+
+/* The agent's profile entries (GTAP_GN_T): ns per step, then counts. */
+enum {
+    GTAP_GN_P_INBOX, GTAP_GN_P_EXPORT, GTAP_GN_P_EXPORT_STEAL, GTAP_GN_P_EXPORT_PUBLISH, GTAP_GN_P_EXPORT_POST,
+    GTAP_GN_P_IMPORT, GTAP_GN_P_RESULTS, GTAP_GN_P_DRAIN, GTAP_GN_P_LOOP, GTAP_GN_P_SLEEP,
+    GTAP_GN_P_N_EXPORTS, GTAP_GN_P_N_IMPORTS, GTAP_GN_P_N_RESULTS, GTAP_GN_P_COUNT
+};
+
+typedef struct gtap_gn_agent {
+    uint64_t in_pos, in_tail;    /* inbox: slots consumed (our head), last tail seen */
+    uint64_t out_pos, out_head;  /* outbox: slots produced (our tail), last head seen */
+    uint32_t out_seq;
+    uint32_t epoch;              /* this run (N5) */
+    uint32_t launch_tag;         /* gtap_nh_launch_tag() of this launch */
+    uint32_t holds;              /* increments of ctl->active the agent owns */
+    uint32_t done_pos;           /* done ring: next position to read */
+    uint32_t idle;               /* our copy of status.idle */
+    uint32_t hungry;             /* our copy of status.hungry (N9) */
+    uint32_t stop, root_posted;
+    uint32_t failed;             /* nonzero: where the agent found an inconsistency (GTAP_GN_FAILED_AT) */
+    uint64_t t_begin, idle_since, idle_ns, first_work_ns, last_publish;
+    uint64_t imported, exported, results;
+    uint64_t export_ns, exports_refused, exports_empty; /* status.export_* */
+    uint32_t backlog_head, backlog_n; /* lane 0's: gtap_gn.backlog ring (a record is in it once) */
+    uint64_t segments_base;      /* status.segments at the start of the run */
+    uint32_t w, nworkers;
+    uint64_t prof[GTAP_GN_P_COUNT]; /* GTAP_DIST_AGENT_PROFILE: ns per step (GTAP_GN_P_*) and counts */
+    uint32_t reserving;          /* the opening reserve is still taking tasks */
+    uint32_t reserve_n, reserve_pos; /* tasks in gtap_gn.reserve; the first not exported yet */
+    uint32_t reserve_share;      /* most reserved tasks one export takes */
+    uint64_t reserve_exported;
+} gtap_gn_agent;
+
+/* Capacity of the opening reserve (gtap_gn_reserve_step). */
+#define GTAP_GN_RESERVE_CAP 512u
+/* How long the reserve takes tasks, and when what no thief asked for goes back (ns). */
+#define GTAP_GN_RESERVE_TAKE_NS 200000ull
+#define GTAP_GN_RESERVE_KEEP_NS 3000000ull
+
+/* The agent's steps as GTAP_DIST_AGENT_PROFILE reports them (a diagnostic: where the agent's
+ * time goes). GTAP_GN_T0() starts a stopwatch in the current scope, GTAP_GN_T(a, step) adds
+ * the time since the last mark to the step; both warp-uniform. */
+#define GTAP_GN_T0() uint64_t gtap_gn_mark = gtap_gn.profile ? gtap_gn_now(lane) : 0
+#define GTAP_GN_T(a_, step)                                                                                    \
+    do {                                                                                                       \
+        if (gtap_gn.profile) {                                                                                 \
+            const uint64_t t_ = gtap_gn_now(lane);                                                             \
+            (a_)->prof[step] += t_ - gtap_gn_mark;                                                             \
+            gtap_gn_mark = t_;                                                                                 \
+        }                                                                                                      \
+    } while (0)
+
+/* ---- where an inconsistency was found (N8) ---------------------------------------------------- */
+
+/* The parts of the node that detect inconsistencies; the ERROR message names the file. */
+enum gtap_gn_part {
+    GTAP_GN_PART_IMPORT = 1,  /* gpu_node_import.cuh */
+    GTAP_GN_PART_RESULTS = 2, /* gpu_node_results.cuh */
+    GTAP_GN_PART_AGENT = 3    /* gpu_node_agent.cuh */
+};
+
+/* gtap_gn_agent.failed for the current line of `part`: nonzero, part << 16 | line. */
+#define GTAP_GN_FAILED_AT(part) (((uint32_t)(part) << 16) | (uint32_t)__LINE__)
+
+GTAP_DEV const char *gtap_gn_part_file(uint32_t part)
+{
+    switch (part) {
+    case GTAP_GN_PART_IMPORT: return "gpu_node_import.cuh";
+    case GTAP_GN_PART_RESULTS: return "gpu_node_results.cuh";
+    case GTAP_GN_PART_AGENT: return "gpu_node_agent.cuh";
+    default: return "gpu_node";
+    }
+}
+
+#endif /* GTAP_GPU_NODE_STATE_CUH */
