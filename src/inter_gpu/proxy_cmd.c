@@ -71,11 +71,11 @@ static int attach_finish(void)
         if (c->desc.wide) {
             /* A GPU empties thousands of workers between two polls of a sleepy proxy, and a
              * 32-task steal feeds a few warps: poll about every microsecond and ask for as
-             * many tasks as a message holds, unless the environment says otherwise
-             * (bench/NOTES.md, step 9). One request in flight, not four: with the opening
-             * reserve the first steal brings the largest tasks of the run, and every further
-             * 512-task export while the victim ramps up only sent work back and forth (binary
-             * tree D=24 with work on 2 GPUs: 38.5 -> 34.7 ms, bench/NOTES.md step 13). */
+             * many tasks as a message holds, unless the environment says otherwise. One
+             * request in flight, not four: with the opening reserve the first steal brings
+             * the largest tasks of the run, and every further 512-task export while the
+             * victim ramps up only sent work back and forth (docs/dist.md, "A wide node's
+             * proxy"). */
             if (!getenv("GTAP_DIST_PROXY_SLEEP_US") && P.g->cfg.proxy_sleep_us > 2)
                 P.g->cfg.proxy_sleep_us = 2;
             if (!getenv("GTAP_DIST_MAX_INFLIGHT"))
