@@ -7,6 +7,7 @@
 #ifndef GTAP_BLOCK_QUEUE_GQ_CUH
 #define GTAP_BLOCK_QUEUE_GQ_CUH
 
+#include "gtap/debug.cuh"
 #include "gtap/device.cuh"
 
 #define GTAP_BQ_POP_ACQUIRES 1 /* pops take other blocks' tasks */
@@ -34,6 +35,7 @@ GTAP_DEV int gtap_bq_pop(gtap_block_sh *sh, uint32_t b, uint32_t *id)
         if (c <= h)
             return 0;
         if (gtap_atomic_cas_relaxed_u64((uint64_t *)&g->head, h, h + 1) == h) {
+            GTAP_DEBUG_CHECK_QUEUE_SPAN(c - h, gtap_dev.gq_mask + 1); /* D5 */
             *id = gtap_ld_relaxed_u32(&gtap_dev.gq_ring[h & gtap_dev.gq_mask]);
             return 1;
         }

@@ -318,6 +318,7 @@ GTAP_DEV void gtap_block_begin_segment(gtap_block_sh *sh, uint32_t b)
 {
     gtap_mag_balance_one(&sh->mag, b);
     sh->fn_state = gtap_header(sh->task)->fn_state;
+    GTAP_DEBUG_CHECK_RUNNABLE(sh->task, sh->fn_state, b, 0); /* J6, P6 */
     gtap_bq_refresh(sh, b);
     sh->suspended = 0;
     sh->mag_before = sh->mag.n;

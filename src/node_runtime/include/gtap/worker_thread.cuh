@@ -213,6 +213,7 @@ static __device__ __noinline__ void gtap_thread_scheduler(void)
         const uint32_t early = gtap_early_on(&pol->early, ntask);
         if (lane < ntask) {
             wk.fn_state = gtap_header(my_task)->fn_state;
+            GTAP_DEBUG_CHECK_RUNNABLE(my_task, wk.fn_state, w, lane); /* J6, P6 */
             gtapgen_dispatch(&wk, wk.fn_state & 0xffffu, my_task);
             if (early) {
                 if (!wk.suspended)

@@ -6,6 +6,7 @@
 #ifndef GTAP_WORKER_THREAD_STEPS_CUH
 #define GTAP_WORKER_THREAD_STEPS_CUH
 
+#include "gtap/debug.cuh"
 #include "gtap/device.cuh"
 #include "gtap/join.cuh"
 #include "gtap/policies.cuh"
@@ -130,6 +131,10 @@ GTAP_DEV void gtap_thread_free_ids(gtap_warp_sh *sh, uint32_t w, uint32_t lane, 
         f1 = GTAP_NO_TASK;
     if (remote2)
         f2 = GTAP_NO_TASK;
+    if (f1 != GTAP_NO_TASK)
+        GTAP_DEBUG_POOL_FREE(f1); /* P6: ids that go to our own magazine (pool.cuh checks the rest) */
+    if (f2 != GTAP_NO_TASK)
+        GTAP_DEBUG_POOL_FREE(f2);
     uint32_t m1 = __ballot_sync(GTAP_FULL_MASK, f1 != GTAP_NO_TASK);
     uint32_t m2 = __ballot_sync(GTAP_FULL_MASK, f2 != GTAP_NO_TASK);
     if ((m1 | m2) == 0)
