@@ -15,9 +15,9 @@
 
 #define GTAP_FULL_MASK 0xffffffffu
 
-/* A warp's scheduler state in shared memory; only the owning warp touches it. 16-byte
- * aligned so that the compiler may use 128-bit accesses for the queue's arrays. */
-typedef struct __align__(16) gtap_thread_sh {
+/* A warp's scheduler state in shared memory; only the owning warp touches it. Not padded to
+ * 16 bytes: that padding cost fib(30-34) 2-3% on an H200 (docs/performance.md). */
+typedef struct gtap_thread_sh {
     gtap_warp_sh q;         /* the queue side: deque owner end, new entries, magazine */
     gtap_warp_policies pol; /* SP1-SP4 */
 } gtap_thread_sh;
