@@ -46,10 +46,10 @@ int gtap_policies_decide(const gtap_config_t *cfg, gtap_policy_decision *d)
     const char *scope = scope_off(cfg);
     for (int i = 0; i < 4; i++) {
         d->why_off[i] = NULL;
-        if (!(cfg->policies_compiled & (1 << i)))
-            d->why_off[i] = "compiled out";
-        else if (scope)
+        if (scope)
             d->why_off[i] = scope;
+        else if (!(cfg->policies_compiled & (1 << i)))
+            d->why_off[i] = "compiled out";
         else if (!want[i])
             d->why_off[i] = names[i];
         if (d->why_off[i])
@@ -72,14 +72,15 @@ void gtap_policies_print(const gtap_policy_decision *d)
                                         "SP4 top-up steals"};
     fprintf(stderr, "gtap: policies:");
     for (int i = 0; i < 4; i++) {
+        const char *sep = i < 3 ? ";" : "";
         if (!d->why_off[i] && i == 2)
-            fprintf(stderr, " %s on (below %d/16 of the warps busy);", what[i], d->spread);
+            fprintf(stderr, " %s on (below %d/16 of the warps busy)%s", what[i], d->spread, sep);
         else if (!d->why_off[i])
-            fprintf(stderr, " %s on;", what[i]);
+            fprintf(stderr, " %s on%s", what[i], sep);
         else if (d->why_off[i][0] == 'G') /* a knob's name: the user turned it off */
-            fprintf(stderr, " %s off (%s=0);", what[i], d->why_off[i]);
+            fprintf(stderr, " %s off (%s=0)%s", what[i], d->why_off[i], sep);
         else
-            fprintf(stderr, " %s off (%s);", what[i], d->why_off[i]);
+            fprintf(stderr, " %s off (%s)%s", what[i], d->why_off[i], sep);
     }
     fprintf(stderr, "\n");
 }

@@ -13,13 +13,13 @@ typedef struct gtap_policy_decision {
     const char *why_off[4];  /* for SP1..SP4: why a policy is off; NULL when on */
 } gtap_policy_decision;
 
-/* Decides SP1-SP4 from, in this order: whether the program compiled the policy in
- * (cfg->policies_compiled, GTAP_WITH_<POLICY>), the worker mode, scheduler and queue count
- * (each policy needs thread mode, the work-stealing deque and one queue), a distributed build
- * (cfg->distributed), the environment variable of the policy's knob, which overrides the
- * macro value the program was built with (cfg->resume_batching, ...), and SP4's need of SP1 and
- * SP3. Writes *d. Returns 0, or nonzero after printing an error naming the knob when an
- * environment value is out of its range. */
+/* Decides SP1-SP4 from, in this order: the worker mode, scheduler and queue count (each
+ * policy needs thread mode, the work-stealing deque and one queue) and a distributed build
+ * (cfg->distributed); whether the program compiled the policy in (cfg->policies_compiled,
+ * GTAP_WITH_<POLICY>); the environment variable of the policy's knob, which overrides the
+ * macro value the program was built with (cfg->resume_batching, ...); and SP4's need of SP1
+ * and SP3. Writes *d. Returns 0, or nonzero after printing an error naming the knob when an
+ * environment value is out of its range (checked in every configuration). */
 int gtap_policies_decide(const gtap_config_t *cfg, gtap_policy_decision *d);
 
 /* Prints the decision as one line to stderr ("gtap: policies: SP1 resume batching on; ..."). */
