@@ -16,7 +16,7 @@
 #define GTAP_FULL_MASK 0xffffffffu
 
 /* A warp's scheduler state in shared memory; only the owning warp touches it. Not padded to
- * 16 bytes: that padding cost fib(30-34) 2-3% on an H200 (docs/performance.md). */
+ * 16 bytes: that padding cost fib(30-34) 1.3-1.5% on an H200 (docs/performance.md). */
 typedef struct gtap_thread_sh {
     gtap_warp_sh q;         /* the queue side: deque owner end, new entries, magazine */
     gtap_warp_policies pol; /* SP1-SP4 */
