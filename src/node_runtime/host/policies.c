@@ -1,6 +1,7 @@
 /* policies.c - SP0 (docs/performance.md): the one place that decides which scheduling
  * policies run. */
 #include <stdio.h>
+#include <string.h>
 
 #include "host_internal.h"
 #include "policies.h"
@@ -38,7 +39,7 @@ int gtap_policies_decide(const gtap_config_t *cfg, gtap_policy_decision *d)
     static const char *const names[4] = {"GTAP_RESUME_BATCHING", "GTAP_EARLY_PUBLISH", "GTAP_SPREAD",
                                          "GTAP_TOPUP_STEAL"};
     int32_t want[4];
-    if (knob(names[0], cfg->resume_batching ? 1 : 0, 0, 1, "0 (off) or 1 (on)", &want[0]) ||
+    if (knob(names[0], cfg->resume_batching, 0, 1, "0 (off) or 1 (on)", &want[0]) ||
         knob(names[1], cfg->early_publish, 0, 1, "0 (off) or 1 (on)", &want[1]) ||
         knob(names[2], cfg->spread, 0, 16, "in [0, 16] (sixteenths of the warps; 0 = off)", &want[2]) ||
         knob(names[3], cfg->topup_steal, 0, 1, "0 (off) or 1 (on)", &want[3]))
@@ -77,7 +78,7 @@ void gtap_policies_print(const gtap_policy_decision *d)
             fprintf(stderr, " %s on (below %d/16 of the warps busy)%s", what[i], d->spread, sep);
         else if (!d->why_off[i])
             fprintf(stderr, " %s on%s", what[i], sep);
-        else if (d->why_off[i][0] == 'G') /* a knob's name: the user turned it off */
+        else if (!strncmp(d->why_off[i], "GTAP_", 5)) /* a knob's name: the user turned it off */
             fprintf(stderr, " %s off (%s=0)%s", what[i], d->why_off[i], sep);
         else
             fprintf(stderr, " %s off (%s)%s", what[i], d->why_off[i], sep);

@@ -111,7 +111,7 @@ static inline gtap_config_t gtap_config_defaults(void)
     c.tasks_knob = "GTAP_MAX_TASKS_PER_WARP";
     c.num_queues = (int)gtap_host_env_ll("GTAP_NUM_QUEUES", (GTAP_NUM_QUEUES));
     /* SP0 (host/policies.c) applies the environment and decides. */
-    c.resume_batching = (GTAP_RESUME_BATCHING) != 0;
+    c.resume_batching = (int)(GTAP_RESUME_BATCHING);
     c.spread = (int)(GTAP_SPREAD);
     c.early_publish = (int)(GTAP_EARLY_PUBLISH);
     c.topup_steal = (int)(GTAP_TOPUP_STEAL);
