@@ -66,9 +66,6 @@ int main(void)
     c = defaults();
     c.sched = GTAP_SCHED_GQ;
     EXPECT(gtap_policies_decide(&c, &d) == 0 && all_off_because(&d, "global-queue"));
-    c = defaults();
-    c.distributed = 1;
-    EXPECT(gtap_policies_decide(&c, &d) == 0 && all_off_because(&d, "distributed"));
 
     /* compiled out: off whatever the knobs say */
     c = defaults();

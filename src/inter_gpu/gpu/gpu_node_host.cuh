@@ -31,9 +31,17 @@ typedef struct gtap_gnode_host {
 
 static gtap_gnode_host gtap_gnode_h;
 
-/* Before the runtime allocates anything: the rank's GPU (gtap_dist_device_index). Returns 0,
- * or a CUDA error code after printing why. */
-static inline int gtap_gnode_select_device(void)
+/* GTAP_DIST_SHARE_GPU=1: several ranks may use one GPU (docs/dist.md, configuration). */
+static inline int gtap_gnode_share_gpu(void)
+{
+    const char *share = getenv("GTAP_DIST_SHARE_GPU");
+    return share && atoi(share) != 0;
+}
+
+/* Before the runtime allocates anything: the rank's GPU (gtap_dist_device_index), and under
+ * GTAP_DIST_SHARE_GPU its share of the default grid (c->grid_size). Returns 0, or a CUDA
+ * error code after printing why. */
+static inline int gtap_gnode_select_device(gtap_config_t *c)
 {
     int n = 0;
     if (gtap_dist_init_failed()) {
@@ -48,11 +56,21 @@ static inline int gtap_gnode_select_device(void)
                 e != cudaSuccess ? cudaGetErrorString(e) : "no device");
         return e != cudaSuccess ? (int)e : (int)cudaErrorNoDevice;
     }
-    e = cudaSetDevice(gtap_dist_device_index(n));
-    if (e != cudaSuccess)
-        fprintf(stderr, "gtap: error: rank %d cannot use GPU %d: %s\n", gtap_dist_rank(), gtap_dist_device_index(n),
-                cudaGetErrorString(e));
-    return (int)e;
+    const int dev = gtap_dist_device_index(n);
+    e = cudaSetDevice(dev);
+    if (e != cudaSuccess) {
+        fprintf(stderr, "gtap: error: rank %d cannot use GPU %d: %s\n", gtap_dist_rank(), dev, cudaGetErrorString(e));
+        return (int)e;
+    }
+    /* GTAP_DIST_SHARE_GPU=1: the ranks of a host that share this GPU (local ranks congruent
+     * to dev modulo n) split its default grid, so that their persistent kernels are resident
+     * side by side under MPS instead of each waiting for SMs the others hold. */
+    if (gtap_gnode_share_gpu() && c->grid_is_default) {
+        const int sharing = (gtap_dist_local_size() - dev + n - 1) / n;
+        if (sharing > 1)
+            c->grid_size = c->grid_size / sharing > 0 ? c->grid_size / sharing : 1;
+    }
+    return 0;
 }
 
 static inline void *gtap_gnode_dev_alloc(size_t bytes, int zero, cudaError_t *err)
@@ -204,8 +222,7 @@ static inline int gtap_gnode_attach(const gtap_dev_state *st, const gtap_config_
     desc.device = name;
     /* GTAP_DIST_SHARE_GPU=1: several ranks per GPU (protocol tests). Without MPS the
      * persistent kernels of the ranks time-slice the GPU instead of running side by side. */
-    const char *share = getenv("GTAP_DIST_SHARE_GPU");
-    desc.device_id = share && atoi(share) ? "" : uuid;
+    desc.device_id = gtap_gnode_share_gpu() ? "" : uuid;
     desc.no_taskwait = (uint32_t)c->assume_no_taskwait;
     desc.wide = 1;
     gtap_gnode_h.region->status.idle = 1; /* not in a run: nothing to give (N4) */

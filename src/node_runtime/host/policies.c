@@ -17,8 +17,6 @@ static const char *scope_off(const gtap_config_t *cfg)
         return "Chase-Lev scheduler";
     if (cfg->num_queues != 1)
         return "EPAQ (GTAP_NUM_QUEUES > 1)";
-    if (cfg->distributed)
-        return "distributed build";
     return NULL;
 }
 

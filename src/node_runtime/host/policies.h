@@ -14,9 +14,8 @@ typedef struct gtap_policy_decision {
 } gtap_policy_decision;
 
 /* Decides SP1-SP4 from, in this order: the worker mode, scheduler and queue count (each
- * policy needs thread mode, the work-stealing deque and one queue) and a distributed build
- * (cfg->distributed); whether the program compiled the policy in (cfg->policies_compiled,
- * GTAP_WITH_<POLICY>); the environment variable of the policy's knob, which overrides the
+ * policy needs thread mode, the work-stealing deque and one queue); whether the program
+ * compiled the policy in (cfg->policies_compiled, GTAP_WITH_<POLICY>); the environment variable of the policy's knob, which overrides the
  * macro value the program was built with (cfg->resume_batching, ...); and SP4's need of SP1
  * and SP3. Writes *d. Returns 0, or nonzero after printing an error naming the knob when an
  * environment value is out of its range (checked in every configuration). */

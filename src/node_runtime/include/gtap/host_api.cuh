@@ -136,18 +136,15 @@ static inline gtap_config_t gtap_config_defaults(void)
 #if defined(GTAP_STRESS)
     c.stress = 1;
 #endif
-#if defined(GTAP_DISTRIBUTED)
-    c.distributed = 1;
-#endif
     return c;
 }
 
 /* Allocates the runtime for c and installs its descriptor in this program's constant memory. */
-static inline cudaError_t gtap_initialize_resolved(const gtap_config_t &c, size_t *bytes)
+static inline cudaError_t gtap_initialize_resolved(gtap_config_t c, size_t *bytes)
 {
     gtap_dev_state st;
 #if defined(GTAP_DISTRIBUTED)
-    int de = gtap_gnode_select_device(); /* the rank's GPU, before any allocation */
+    int de = gtap_gnode_select_device(&c); /* the rank's GPU, before any allocation */
     if (de != 0)
         return (cudaError_t)de;
 #endif

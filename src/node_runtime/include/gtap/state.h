@@ -43,7 +43,6 @@ typedef struct gtap_config_t {
     int32_t early_publish;         /* GTAP_EARLY_PUBLISH, likewise */
     int32_t topup_steal;           /* GTAP_TOPUP_STEAL, likewise */
     int32_t policies_compiled;     /* bit i: SP(i+1) compiled in (GTAP_POLICIES_COMPILED) */
-    int32_t distributed;           /* a GTAP_DISTRIBUTED build */
     uint64_t max_task_memory;      /* bytes the record pool may take */
     /* where each value came from, for messages: the knob a user would change */
     const char *grid_size_knob;
