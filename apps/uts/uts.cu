@@ -2,7 +2,13 @@
 // of wide nodes are spawned through a binary split of the child range), each returning the
 // size of its subtree. Single GPU by default; built with GTAP_DISTRIBUTED (CMake target
 // gtap_dist_host, or the GPU distributed build) it runs on every rank of an MPI job.
-// Usage: uts PRESET [runs=1]   (presets in uts.h: T1, T2, T3, T5, T1S, T1M, T3S, T3M)
+// Usage: uts PRESET [runs=1]   (presets in uts.h: T1, T2, T3, T5, T1L, T3L, T1XXL, T3XXL,
+// T1S, T1M, T3S, T3M). Each run prints one line: PASS or FAIL, the node count, "ok" or
+// "MISMATCH" against the preset's count, the ranks, "in X ms" (launch to synchronize) and
+// Mnodes/s (bench/dist/*.sh and *.py read "PASS: ... in X ms"); exit 1 on a mismatch.
+// Counts are 64-bit throughout (T1XXL has more than 2^32 nodes): each task returns its
+// subtree's size as a long long, the distributed layer ships those 8-byte results between
+// ranks (docs/wire.md) and the entry's result lands on rank 0, so no cross-rank reduction.
 #include <stdio.h>
 #include <stdlib.h>
 #include <time.h>
@@ -84,7 +90,8 @@ int main(int argc, char **argv) {
     if (cudaMemcpyToSymbol(d_params, &pr->p, sizeof pr->p) != cudaSuccess) return 1;
     uts_state root;
     uts_rng_init(&root, pr->p.seed);
-    for (int r = 0; r < runs && rc == 0; r++) {
+    // every rank does every run (a launch involves all ranks), even after rank 0 saw a mismatch
+    for (int r = 0; r < runs; r++) {
         long long got = -1;
         cudaMemcpyToSymbol(d_result, &got, sizeof got);
         double t0 = now_ms();
@@ -93,12 +100,14 @@ int main(int argc, char **argv) {
         double ms = now_ms() - t0;
         cudaMemcpyFromSymbol(&got, d_result, sizeof got);
         if (gtap_dist_rank() == 0) {
+            const char *src = pr->published ? "published count" : "sequential count";
+            double mnps = ms > 0 ? (double)got / (ms * 1e3) : 0.0;
             if (got == pr->size) {
-                printf("PASS: UTS %s = %lld nodes (%s) on %d rank(s) in %.3f ms, %.2f Mnodes/s\n", pr->name,
-                       got, pr->published ? "published count" : "sequential count", gtap_dist_size(), ms,
-                       got / ms / 1e3);
+                printf("PASS: UTS %s = %lld nodes (%s: ok) on %d rank(s) in %.3f ms, %.2f Mnodes/s\n",
+                       pr->name, got, src, gtap_dist_size(), ms, mnps);
             } else {
-                printf("FAIL: UTS %s = %lld nodes, expected %lld\n", pr->name, got, pr->size);
+                printf("FAIL: UTS %s = %lld nodes, expected %lld (%s: MISMATCH) on %d rank(s) in %.3f ms, "
+                       "%.2f Mnodes/s\n", pr->name, got, pr->size, src, gtap_dist_size(), ms, mnps);
                 rc = 1;
             }
         }

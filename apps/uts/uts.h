@@ -221,7 +221,10 @@ UTS_FN int uts_num_children(const uts_params *p, const uts_state *s, int depth)
 
 /* Named configurations with their size / depth / leaves: `published` = the statistics
  * listed with the UTS distribution's sample workloads (sample_workloads.csh; our sequential
- * count reproduces them exactly), else our own sequential count (uts_seq), used by tests. */
+ * count reproduces them exactly), else our own sequential count (uts_seq), used by tests.
+ * UTS_UNKNOWN: a statistic the table does not give (the XXL trees list only their size, T1XXL
+ * also its depth). Every count is 64-bit: T1XXL has more than 2^32 nodes, T3XXL 2^31. */
+#define UTS_UNKNOWN (-1LL)
 typedef struct uts_preset {
     const char *name;
     uts_params p;
@@ -238,6 +241,14 @@ static const uts_preset uts_presets[] = {
     {"T2", {UTS_GEO, UTS_CYCLIC, 16, 502, 0, 6.0, 0.0}, 4117769, 81, 2342762, 1},
     /* T3 binomial: -t 0 -b 2000 -q 0.124875 -m 8 -r 42 */
     {"T3", {UTS_BIN, 0, 0, 42, 8, 2000.0, 0.124875}, 4112897, 1572, 3599034, 1},
+    /* large (~100 M nodes): T1L geometric fixed: -t 1 -a 3 -d 13 -b 4 -r 29 */
+    {"T1L", {UTS_GEO, UTS_FIXED, 13, 29, 0, 4.0, 0.0}, 102181082LL, 13, 81746377LL, 1},
+    /* T3L binomial: -t 0 -b 2000 -q 0.200014 -m 5 -r 7 */
+    {"T3L", {UTS_BIN, 0, 0, 7, 5, 2000.0, 0.200014}, 111345631LL, 17844, 89076904LL, 1},
+    /* extra extra large (T1XXL > 2^32 nodes, T3XXL > 2^31; GPU runs): T1XXL geometric fixed:
+     * -t 1 -a 3 -d 15 -b 4 -r 19; T3XXL binomial: -t 0 -b 2000 -q 0.499995 -m 2 -r 316 */
+    {"T1XXL", {UTS_GEO, UTS_FIXED, 15, 19, 0, 4.0, 0.0}, 4230646601LL, 15, UTS_UNKNOWN, 1},
+    {"T3XXL", {UTS_BIN, 0, 0, 316, 2, 2000.0, 0.499995}, 2793220501LL, UTS_UNKNOWN, UTS_UNKNOWN, 1},
     /* smaller T1-like (depth 7, 8) and T3-like (q 0.11, 0.12) trees for tests */
     {"T1S", {UTS_GEO, UTS_FIXED, 7, 19, 0, 4.0, 0.0}, 63914, 7, 51124, 0},
     {"T1M", {UTS_GEO, UTS_FIXED, 8, 19, 0, 4.0, 0.0}, 257042, 8, 205878, 0},
@@ -245,6 +256,7 @@ static const uts_preset uts_presets[] = {
     {"T3M", {UTS_BIN, 0, 0, 42, 8, 2000.0, 0.12}, 62689, 124, 55102, 0},
 };
 
+/* The preset called `name`, or NULL. Host code only. */
 static inline const uts_preset *uts_find_preset(const char *name)
 {
     for (size_t i = 0; i < sizeof uts_presets / sizeof uts_presets[0]; i++)
