@@ -4,6 +4,9 @@
 # /usr/local/cuda (or CUDA_HOME); it is not installed here.
 set -eu
 PKGS="cmake make gcc g++ python3 libclang-19-dev clang-19 libomp-dev libopenmpi-dev openmpi-bin"
+# tests/slurm: a private Slurm cluster with its own munged; Slurm's mpi/pmix plugin (srun
+# --mpi=pmix, which Debian's Open MPI needs) loads libpmix.so from libpmix-dev
+PKGS="$PKGS slurmctld slurmd slurm-client munge libpmix-dev"
 missing=""
 for p in $PKGS; do
     dpkg -s "$p" > /dev/null 2>&1 || missing="$missing $p"
