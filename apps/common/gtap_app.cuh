@@ -2,7 +2,8 @@
  * initialization from the command line, and the timed launch loop (CUDA events around
  * gtap_launch, as the paper measures; host clock around launch + synchronize). Include after
  * gtap_thread.cuh or gtap_block.cuh. Also compiles for `gtapcc --target=host`, where the
- * "device" is the CPU reference executor and the events read the host clock.
+ * "device" is the CPU reference executor (a block-level program's tasks run on one simulated
+ * block of GTAP_BLOCK_SIZE threads) and the events read the host clock.
  */
 #ifndef GTAP_APP_CUH
 #define GTAP_APP_CUH
@@ -17,7 +18,9 @@
 #define APP_SCHED_SUFFIX ""
 #endif
 
-#if defined(GTAP_TARGET_HOST)
+#if defined(GTAP_TARGET_HOST) && defined(GTAP_WORKER_IS_BLOCK)
+#define APP_GTAP_IMPL "gtap-host-block"
+#elif defined(GTAP_TARGET_HOST)
 #define APP_GTAP_IMPL "gtap-host"
 #elif defined(GTAP_WORKER_IS_THREAD)
 #define APP_GTAP_IMPL "gtap-thread" APP_SCHED_SUFFIX
@@ -49,7 +52,7 @@ static inline int app_default_queues(void)
 static inline int app_gtap_init(app_cli *c)
 {
     cudaError_t e;
-#if defined(GTAP_WORKER_IS_THREAD) || defined(GTAP_TARGET_HOST)
+#if defined(GTAP_WORKER_IS_THREAD) || (defined(GTAP_TARGET_HOST) && !defined(GTAP_WORKER_IS_BLOCK))
     gtap_thread_config cfg{};
     cfg.grid_size = c->grid;
     cfg.block_size = c->block;
@@ -71,7 +74,11 @@ static inline int app_gtap_init(app_cli *c)
     }
 #if defined(GTAP_TARGET_HOST)
     c->grid = 1;
+#if defined(GTAP_WORKER_IS_BLOCK)
+    c->block = GTAP_BLOCK_SIZE; /* one simulated block */
+#else
     c->block = 1;
+#endif
     c->workers = 1;
 #else
     c->grid = gtap_host_config()->grid_size; /* as the runtime resolved them */

@@ -2,7 +2,15 @@
 // child's id prunes a fraction of them; the tree stops at depth D. One task per node, each
 // returning its subtree's size, checked against a sequential count.
 // Usage: bary [B=4] [depth=9] [prune_permille=300] [runs=1].
+// -DAPP_BLOCK (with GTAP_BLOCK_SIZE >= 16): block-level workers. Thread i evaluates child
+// candidate i and spawns it if kept; after the (collective) taskwait the block sums its
+// threads' child counts in shared memory, so each thread keeps one spilled count, not an
+// array of 16 (which, per thread, would not fit a task record).
+#if defined(APP_BLOCK)
+#include "gtap_block.cuh"
+#else
 #include "gtap_thread.cuh"
+#endif
 #include "dist_app.h"
 
 __device__ long long d_result;
@@ -29,6 +37,38 @@ static long long bary_seq(unsigned long long id, int depth, int b, int prune) {
     return s;
 }
 
+#if defined(APP_BLOCK)
+static_assert(GTAP_BLOCK_SIZE >= 16, "a thread per child candidate: B is at most 16");
+
+// The sum of every thread's v (every thread gets it).
+__device__ long long block_sum(long long v) {
+    __shared__ long long part[GTAP_BLOCK_SIZE];
+    part[threadIdx.x] = v;
+    __syncthreads(); // every value is stored before any is read
+    for (int s = GTAP_BLOCK_SIZE / 2; s > 0; s >>= 1) {
+        if ((int)threadIdx.x < s) part[threadIdx.x] += part[threadIdx.x + s];
+        __syncthreads(); // this round's sums are stored before the next round reads them
+    }
+    long long r = part[0];
+    __syncthreads(); // every thread read the sum before the array is used again
+    return r;
+}
+
+#pragma gtap function
+__device__ long long bary(unsigned long long id, int depth, int b, int prune) {
+    if (depth == 0) return 1;
+    long long mine = 0;
+    if ((int)threadIdx.x < b) {
+        unsigned long long c = bary_child(id, (int)threadIdx.x);
+        if (bary_kept(c, prune)) {
+            #pragma gtap task
+            mine = bary(c, depth - 1, b, prune);
+        }
+    }
+    #pragma gtap taskwait
+    return 1 + block_sum(mine);
+}
+#else
 #pragma gtap function
 __device__ long long bary(unsigned long long id, int depth, int b, int prune) {
     if (depth == 0) return 1;
@@ -46,6 +86,7 @@ __device__ long long bary(unsigned long long id, int depth, int b, int prune) {
     for (int i = 0; i < k; i++) s += r[i];
     return s;
 }
+#endif
 
 __global__ void bary_kernel(int depth, int b, int prune) {
     #pragma gtap entry
@@ -68,7 +109,13 @@ int main(int argc, char **argv) {
         double ms = app_now_ms() - t0;
         APP_CUDA(cudaMemcpyFromSymbol(&got, d_result, sizeof got));
         char what[96];
-        snprintf(what, sizeof what, "pruned %d-ary tree(depth %d, prune %d/1000) nodes", b, depth, prune);
+        snprintf(what, sizeof what, "%spruned %d-ary tree(depth %d, prune %d/1000) nodes",
+#if defined(APP_BLOCK)
+                 "block-level ",
+#else
+                 "",
+#endif
+                 b, depth, prune);
         rc = app_report(what, got, want, ms);
     }
     gtap_finalize();

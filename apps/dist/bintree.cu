@@ -6,13 +6,52 @@
 // 1 + the node's work value, checked against the CPU when that is cheap (at most 2^31 loads
 // and FMAs), else reported unchecked. The table is built on rank 0 and reaches the other
 // ranks through gtap_replicate, as a program's input data would.
+// -DAPP_BLOCK (with GTAP_BLOCK_SIZE): block-level workers. Thread 0 spawns the children and
+// every thread joins; the node's work is strided over the block's threads and summed in
+// shared memory (each part is an integer below 2^32, so the double sum is exact in any
+// order), and the CPU check sums the same parts.
 #include <stdlib.h>
+#if defined(APP_BLOCK)
+#include "gtap_block.cuh"
+#define TREE_FIRST ((int)threadIdx.x)
+#define TREE_LANES GTAP_BLOCK_SIZE
+#define TREE_LEADER (threadIdx.x == 0)
+#else
 #include "gtap_thread.cuh"
+#define TREE_FIRST 0
+#define TREE_LANES 1
+#define TREE_LEADER 1
+#endif
 #include "dist_app.h"
 #include "tree_work.h"
 
 __device__ unsigned long long d_result;
 __device__ const double *g_input;
+
+// A node's work: the sum of its TREE_LANES strided parts (every thread of the block gets it).
+__device__ double tree_node_work(int node, int mem_ops, int compute_iters) {
+    double part = tw_work(g_input, (uint32_t)node, mem_ops, compute_iters, TREE_FIRST, TREE_LANES);
+#if defined(APP_BLOCK)
+    __shared__ double parts[GTAP_BLOCK_SIZE];
+    parts[threadIdx.x] = part;
+    __syncthreads(); // every part is stored before any is read
+    for (int s = GTAP_BLOCK_SIZE / 2; s > 0; s >>= 1) {
+        if ((int)threadIdx.x < s) parts[threadIdx.x] += parts[threadIdx.x + s];
+        __syncthreads(); // this round's sums are stored before the next round reads them
+    }
+    part = parts[0];
+    __syncthreads(); // every thread read the sum before the array is used again
+#endif
+    return part;
+}
+
+// The same sum on the CPU, for the check.
+static unsigned long long tree_node_work_cpu(const double *input, long long node, int mem_ops, int compute_iters) {
+    double sum = 0;
+    for (int l = 0; l < TREE_LANES; l++)
+        sum += tw_work(input, (uint32_t)node, mem_ops, compute_iters, l, TREE_LANES);
+    return (unsigned long long)sum;
+}
 
 // The plain tree: a record of two ints (the work parameters would double it, and the
 // no-work tree is bound by record traffic).
@@ -20,10 +59,12 @@ __device__ const double *g_input;
 __device__ unsigned long long tree(int node, int depth) {
     unsigned long long a = 0, b = 0;
     if (depth == 0) return 1;
-    #pragma gtap task
-    a = tree(2 * node + 1, depth - 1);
-    #pragma gtap task
-    b = tree(2 * node + 2, depth - 1);
+    if (TREE_LEADER) {
+        #pragma gtap task
+        a = tree(2 * node + 1, depth - 1);
+        #pragma gtap task
+        b = tree(2 * node + 2, depth - 1);
+    }
     #pragma gtap taskwait
     return a + b + 1;
 }
@@ -31,12 +72,14 @@ __device__ unsigned long long tree(int node, int depth) {
 #pragma gtap function
 __device__ unsigned long long tree_work(int node, int depth, int mem_ops, int compute_iters) {
     unsigned long long own = 1, a = 0, b = 0;
-    own += (unsigned long long)tw_work(g_input, (uint32_t)node, mem_ops, compute_iters, 0, 1);
+    own += (unsigned long long)tree_node_work(node, mem_ops, compute_iters);
     if (depth == 0) return own;
-    #pragma gtap task
-    a = tree_work(2 * node + 1, depth - 1, mem_ops, compute_iters);
-    #pragma gtap task
-    b = tree_work(2 * node + 2, depth - 1, mem_ops, compute_iters);
+    if (TREE_LEADER) {
+        #pragma gtap task
+        a = tree_work(2 * node + 1, depth - 1, mem_ops, compute_iters);
+        #pragma gtap task
+        b = tree_work(2 * node + 2, depth - 1, mem_ops, compute_iters);
+    }
     #pragma gtap taskwait
     return a + b + own;
 }
@@ -73,7 +116,7 @@ int main(int argc, char **argv) {
         if (gtap_dist_rank() == 0 && (double)nodes * (mem_ops + compute_iters) <= 2147483648.0) {
             unsigned long long sum = 0;
             for (long long n = 0; n < nodes; n++)
-                sum += 1 + (unsigned long long)tw_work(host, (uint32_t)n, mem_ops, compute_iters, 0, 1);
+                sum += 1 + tree_node_work_cpu(host, n, mem_ops, compute_iters);
             want = (long long)sum;
         }
     }
@@ -90,10 +133,12 @@ int main(int argc, char **argv) {
         APP_CUDA(cudaMemcpyFromSymbol(&got, d_result, sizeof got));
         char what[128];
         if (work)
-            snprintf(what, sizeof what, "binary tree(depth %d, mem %d, compute %d) checksum%s", depth, mem_ops,
-                     compute_iters, want < 0 ? " (unchecked)" : "");
+            snprintf(what, sizeof what, "%sbinary tree(depth %d, mem %d, compute %d) checksum%s",
+                     TREE_LANES > 1 ? "block-level " : "", depth, mem_ops, compute_iters,
+                     want < 0 ? " (unchecked)" : "");
         else
-            snprintf(what, sizeof what, "binary tree(depth %d) nodes", depth);
+            snprintf(what, sizeof what, "%sbinary tree(depth %d) nodes", TREE_LANES > 1 ? "block-level " : "",
+                     depth);
         rc = app_report(what, (long long)got, want, ms);
     }
     if (table) cudaFree(table);

@@ -16,6 +16,7 @@
 #else
 #include <stdint.h>
 #define GTAP_DIST_SUM 0
+#define GTAP_DIST_MAX 1
 static inline int gtap_init_distributed(int *argc, char ***argv) { (void)argc; (void)argv; return 0; }
 static inline int gtap_dist_finalize(void) { return 0; }
 static inline int gtap_dist_rank(void) { return 0; }

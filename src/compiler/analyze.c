@@ -740,9 +740,6 @@ unsigned analyze_unit(unit *u)
         u->lanes = 1;
         if (u->mode == WORKER_BLOCK)
             u->lanes = u->pr->block_size > 0 ? u->pr->block_size : -1;
-        if (u->mode == WORKER_BLOCK && u->host_target)
-            diag_error(u->f, task_dirs[0]->kw_off, "block-level programs (gtap_block.cuh) need a GPU; "
-                       "--target=host runs thread-level programs only");
         for (unsigned i = 0; i < ntask; i++) {
             directive *d = task_dirs[i];
             if (d->worker_size && d->worker_size != u->mode)

@@ -23,7 +23,7 @@ static void usage(FILE *fp)
           "Translates CUDA sources with #pragma gtap directives and compiles them with nvcc.\n\n"
           "gtapcc options:\n"
           "  --target=gpu|host       compile for the GPU (nvcc, default) or run on the CPU reference\n"
-          "                          executor (g++; thread-level programs only)\n"
+          "                          executor (g++)\n"
           "  --translate-only        write the translated source (-o FILE, default stdout) and stop\n"
           "  --keep-translated       keep the translated source next to the output (OUTPUT.gtap.cu)\n"
           "  --emit-translated=PATH  also write the translated source to PATH\n"

@@ -18,6 +18,11 @@
  *    COMPLETION goes to the origin.
  *  - results: written to the stub's result destination, then the stub completes like a
  *    local child (docs/join.md J1-J3).
+ *  - granularity: every exported record states this program's threads per task
+ *    (GTAP_RX_BLOCK_THREADS: 0 thread-level, else the block size; docs/wire.md
+ *    block_threads); an imported record of another granularity fails the run, naming both
+ *    (docs/dist.md F1). Block-level tasks migrate like thread-level ones: the executor runs
+ *    one task at a time either way, and a record holds every thread's spilled locals.
  */
 #ifndef GTAP_NODE_REFEXEC_H
 #define GTAP_NODE_REFEXEC_H
@@ -238,6 +243,7 @@ static void gtap_rxd_export(gtap_rxd *d, uint32_t req, uint32_t max_tasks, uint3
         t.queue = (uint16_t)h->cont_queue;
         t.payload_bytes = f->data_size;
         t.result_bytes = f->result_size;
+        t.block_threads = GTAP_RX_BLOCK_THREADS;
         t.payload = gtap_rx_data(rx, id);
         if (h->parent == GTAP_RX_PARENT_REMOTE) {
             /* imported here: pass the origin tag on, the completion goes straight back */
@@ -286,6 +292,15 @@ static void gtap_rxd_export(gtap_rxd *d, uint32_t req, uint32_t max_tasks, uint3
     gtap_rxd_post(d, GTAP_NODE_MSG_EXPORTED, req, d->scratch, w.used);
 }
 
+/* "thread-level workers" or "block-level workers (N threads per task)". */
+static void gtap_rxd_granularity_str(uint32_t block_threads, char *buf, size_t n)
+{
+    if (block_threads == GTAP_WIRE_THREAD_LEVEL)
+        snprintf(buf, n, "thread-level workers");
+    else
+        snprintf(buf, n, "block-level workers (%u threads per task)", block_threads);
+}
+
 /* IMPORT (N7): new local records, runnable, without a local parent. */
 static void gtap_rxd_import_batch(gtap_rxd *d, const void *p, uint32_t bytes)
 {
@@ -301,6 +316,14 @@ static void gtap_rxd_import_batch(gtap_rxd *d, const void *p, uint32_t bytes)
         const gtap_function_desc *f;
         gtap_rx_header *h;
         uint32_t id;
+        if (gtap_wire_task_check_granularity(&t, GTAP_RX_BLOCK_THREADS) != GTAP_WIRE_OK) {
+            char theirs[64], mine[64];
+            gtap_rxd_granularity_str(t.block_threads, theirs, sizeof theirs);
+            gtap_rxd_granularity_str(GTAP_RX_BLOCK_THREADS, mine, sizeof mine);
+            gtap_rx_fail(rx, "imported task record refused: a task of %s, but this rank runs %s "
+                         "(docs/wire.md, block_threads)", theirs, mine);
+            return;
+        }
         if (t.fn >= gtapgen_program.num_functions ||
             !((f = &gtapgen_program.functions[t.fn])->flags & GTAP_FN_MIGRATABLE) ||
             t.payload_bytes != f->data_size || t.state >= GTAP_MAX_RESUME_STATES ||

@@ -12,6 +12,7 @@ const char *gtap_wire_status_str(int status)
     case GTAP_WIRE_ERR_HASH: return "batch encoded by a different program (program hash)";
     case GTAP_WIRE_ERR_ENTRY: return "malformed entry";
     case GTAP_WIRE_ERR_SPACE: return "buffer too small";
+    case GTAP_WIRE_ERR_GRANULARITY: return "task of another granularity (thread-level vs block-level, or another block size)";
     default: return "unknown wire status";
     }
 }

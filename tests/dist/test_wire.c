@@ -1,5 +1,6 @@
-/* test_wire.c - the wire format (gtap/wire.h): round trips, and refusal of a wrong version,
- * kind, program hash, truncated input and malformed entries. */
+/* test_wire.c - the wire format (gtap/wire.h): round trips (block_threads and the 16-bit
+ * hops included), and refusal of a wrong version (version 1 among them), kind, program hash,
+ * granularity, truncated input and malformed entries. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -35,6 +36,7 @@ static uint32_t build_tasks(uint8_t *buf, uint32_t cap, int n)
         t.result_bytes = 8;
         t.origin_rank = (uint32_t)(i + 100);
         t.hops = (uint32_t)i;
+        t.block_threads = i % 2 ? 64u : GTAP_WIRE_THREAD_LEVEL; /* only the field's round trip */
         t.origin_task = 0xfeedface00000000ull | (uint64_t)i;
         t.payload = payload;
         CHECK(gtap_wire_put_task(&w, &t) == GTAP_WIRE_OK);
@@ -58,6 +60,7 @@ static void test_task_round_trip(void)
         CHECK(t.flags == (i % 2 ? GTAP_WIRE_TASK_COMPLETION : 0));
         CHECK(t.payload_bytes == (uint32_t)(i * 5 % 61) && t.result_bytes == 8);
         CHECK(t.origin_rank == (uint32_t)(i + 100) && t.hops == (uint32_t)i);
+        CHECK(t.block_threads == (i % 2 ? 64u : GTAP_WIRE_THREAD_LEVEL));
         CHECK(t.origin_task == (0xfeedface00000000ull | (uint64_t)i));
         for (uint32_t j = 0; j < t.payload_bytes; j++)
             CHECK(p[j] == (uint8_t)(i * 7 + (int)j));
@@ -69,6 +72,29 @@ static void test_task_round_trip(void)
     CHECK(buf[4] == GTAP_WIRE_VERSION && buf[5] == 0 && buf[6] == GTAP_WIRE_TASKS);
     CHECK(buf[16] == 0xef && buf[23] == 0x01); /* program hash, LE */
     CHECK(buf[24 + 16] == 100);                 /* origin_rank of entry 0 */
+    {   /* entry 1 (block_threads 64, hops 1) starts after entry 0's header (payload 0 bytes) */
+        const uint8_t *e1 = buf + GTAP_WIRE_BATCH_HEADER_BYTES + GTAP_WIRE_TASK_HEADER_BYTES;
+        CHECK(e1[20] == 1 && e1[21] == 0); /* hops, u16 LE */
+        CHECK(e1[22] == 64 && e1[23] == 0); /* block_threads, u16 LE */
+    }
+}
+
+/* hops is 16 bits on the wire: it saturates instead of wrapping; block_threads must fit. */
+static void test_task_limits(void)
+{
+    uint8_t buf[256];
+    gtap_wire_writer w;
+    gtap_wire_reader r;
+    gtap_wire_task t, back;
+    memset(&t, 0, sizeof t);
+    t.hops = 70000;
+    t.block_threads = 1024;
+    CHECK(gtap_wire_batch_begin(&w, buf, sizeof buf, GTAP_WIRE_TASKS, HASH) == GTAP_WIRE_OK);
+    CHECK(gtap_wire_put_task(&w, &t) == GTAP_WIRE_OK);
+    CHECK(gtap_wire_batch_open(&r, buf, w.used, GTAP_WIRE_TASKS, HASH) == GTAP_WIRE_OK);
+    CHECK(gtap_wire_next_task(&r, &back) && back.hops == GTAP_WIRE_MAX_HOPS && back.block_threads == 1024);
+    t.block_threads = 0x10000;
+    CHECK(gtap_wire_put_task(&w, &t) == GTAP_WIRE_ERR_ENTRY && w.count == 1);
 }
 
 static void test_result_round_trip(void)
@@ -111,10 +137,30 @@ static void test_refusals(void)
     uint8_t buf[8192], bad[8192];
     uint32_t used = build_tasks(buf, sizeof buf, 5);
     gtap_wire_reader r;
-    /* version mismatch */
+    /* version mismatch: a later one, and version 1 (no block_threads, 32-bit hops) */
     memcpy(bad, buf, used);
     bad[4] = GTAP_WIRE_VERSION + 1;
     CHECK(gtap_wire_batch_open(&r, bad, used, GTAP_WIRE_TASKS, HASH) == GTAP_WIRE_ERR_VERSION);
+    CHECK(GTAP_WIRE_VERSION == 2);
+    gtap_wire_put16(bad + GTAP_WIRE_BATCH_OFF_VERSION, 1);
+    CHECK(gtap_wire_batch_open(&r, bad, used, GTAP_WIRE_TASKS, HASH) == GTAP_WIRE_ERR_VERSION);
+    /* granularity: a receiver refuses tasks laid out for another kind of worker */
+    {
+        gtap_wire_task t;
+        int n = 0, thread_ok = 0, block_ok = 0;
+        CHECK(gtap_wire_batch_open(&r, buf, used, GTAP_WIRE_TASKS, HASH) == GTAP_WIRE_OK);
+        while (gtap_wire_next_task(&r, &t)) { /* entries alternate thread-level / 64 threads */
+            int is_block = n % 2;
+            thread_ok += gtap_wire_task_check_granularity(&t, GTAP_WIRE_THREAD_LEVEL) == GTAP_WIRE_OK;
+            block_ok += gtap_wire_task_check_granularity(&t, 64) == GTAP_WIRE_OK;
+            CHECK(gtap_wire_task_check_granularity(&t, is_block ? GTAP_WIRE_THREAD_LEVEL : 64) ==
+                  GTAP_WIRE_ERR_GRANULARITY);
+            CHECK(gtap_wire_task_check_granularity(&t, is_block ? 32 : 64) == GTAP_WIRE_ERR_GRANULARITY);
+            n++;
+        }
+        CHECK(n == 5 && thread_ok == 3 && block_ok == 2);
+        CHECK(strstr(gtap_wire_status_str(GTAP_WIRE_ERR_GRANULARITY), "granularity") != NULL);
+    }
     /* not a batch */
     memcpy(bad, buf, used);
     bad[0] = 'X';
@@ -184,6 +230,7 @@ static void test_word_view(void)
     t.result_bytes = 0x10203;
     t.origin_rank = 0xa0b0c0d0u;
     t.hops = 7;
+    t.block_threads = 256;
     t.origin_task = 0x0102030405060708ull;
     t.payload = payload;
     CHECK(gtap_wire_batch_begin(&w, buf, sizeof buf, GTAP_WIRE_TASKS, HASH) == GTAP_WIRE_OK);
@@ -195,6 +242,16 @@ static void test_word_view(void)
     CHECK(GTAP_WIRE_WORD_FIELD(h0, GTAP_WIRE_TASK_OFF_STATE, 16) == t.state);
     CHECK(GTAP_WIRE_WORD_FIELD(h0, GTAP_WIRE_TASK_OFF_QUEUE, 16) == t.queue);
     CHECK(GTAP_WIRE_WORD_FIELD(h0, GTAP_WIRE_TASK_OFF_FLAGS, 16) == t.flags);
+    {   /* word 2: origin_rank | hops | block_threads, as the GPU node reads them */
+        uint64_t h2;
+        const gtap_wire_task_header *th = (const gtap_wire_task_header *)(buf + GTAP_WIRE_BATCH_HEADER_BYTES);
+        memcpy(&h2, buf + GTAP_WIRE_BATCH_HEADER_BYTES + 8 * GTAP_WIRE_WORD(GTAP_WIRE_TASK_OFF_BLOCK_THREADS),
+               sizeof h2);
+        CHECK(GTAP_WIRE_WORD_FIELD(h2, GTAP_WIRE_TASK_OFF_ORIGIN_RANK, 32) == t.origin_rank);
+        CHECK(GTAP_WIRE_WORD_FIELD(h2, GTAP_WIRE_TASK_OFF_HOPS, 16) == t.hops);
+        CHECK(GTAP_WIRE_WORD_FIELD(h2, GTAP_WIRE_TASK_OFF_BLOCK_THREADS, 16) == t.block_threads);
+        CHECK(th->block_threads == 256 && th->hops == 7);
+    }
 
     memset(&res, 0, sizeof res);
     res.origin_task = 0x1122334455667788ull;
@@ -211,6 +268,7 @@ static void test_word_view(void)
 int main(void)
 {
     test_task_round_trip();
+    test_task_limits();
     test_result_round_trip();
     test_refusals();
     test_word_view();

@@ -9,8 +9,9 @@
 #include "gtap/dist_node.h"
 #include "gtap_dist.h"
 
-static inline int gtap_gnode_select_device(void)
+static inline int gtap_gnode_select_device(gtap_config_t *c)
 {
+    (void)c;
     if (gtap_dist_init_failed() || gtap_dist_active()) {
         fprintf(stderr, "gtap: error: distributed runs need thread-level workers (gtap_thread.cuh); "
                         "block-level workers have no GPU node yet (docs/dist.md)\n");

@@ -4,7 +4,10 @@
  * on the include path, so the program's own `#include <cuda_runtime.h>` lands here. Kernels
  * become ordinary functions run once by one thread (threadIdx = blockIdx = 0, blockDim =
  * gridDim = 1), device memory is host memory, and atomics are plain read-modify-writes.
- * Only thread-level task programs are supported on the host target.
+ * A block-level task runs on a simulated block of GTAP_BLOCK_SIZE threads
+ * (gtap_host_block.h): there threadIdx and blockDim are the simulated thread's and
+ * __syncthreads() is a real barrier; the threads switch only at barriers, so the atomics
+ * stay plain read-modify-writes.
  */
 #ifndef GTAP_HOST_CUDA_RUNTIME_H
 #define GTAP_HOST_CUDA_RUNTIME_H
@@ -27,8 +30,6 @@
 #define __noinline__
 #define __launch_bounds__(...)
 #define __align__(n) __attribute__((aligned(n)))
-#define __syncthreads() ((void)0)
-#define __syncwarp(...) ((void)0)
 #define __threadfence() ((void)0)
 #define __threadfence_block() ((void)0)
 #define __threadfence_system() ((void)0)
@@ -42,10 +43,9 @@ struct dim3 {
 #endif
 };
 typedef struct dim3 dim3;
-struct gtap_host_uint3 { unsigned x, y, z; };
-static const struct gtap_host_uint3 threadIdx = {0, 0, 0};
+/* threadIdx, blockDim, __syncthreads() and the other block barriers: the simulated block. */
+#include "gtap_host_block.h"
 static const struct gtap_host_uint3 blockIdx = {0, 0, 0};
-static const struct gtap_host_uint3 blockDim = {1, 1, 1};
 static const struct gtap_host_uint3 gridDim = {1, 1, 1};
 static const int warpSize = 32;
 

@@ -9,7 +9,15 @@
  * until they finish. The order in which runnable tasks run is LIFO by default, or random
  * (GTAP_REFEXEC_SEED=<n>) to shake out programs that depend on an order.
  *
- * Header-only, C and C++. Define GTAP_TARGET_HOST before including gtap_gen.h.
+ * Block mode (GTAP_WORKER_IS_BLOCK, set by the host target's gtap_block.cuh): each segment
+ * runs on a simulated block of GTAP_BLOCK_SIZE threads (host_target/gtap_host_block.h), with
+ * the GPU block mode's semantics (gtap_gen.h): every thread that reaches a spawn spawns its
+ * own child; taskwait is a barrier of the whole block that counts every thread's spawns;
+ * the task's result is thread 0's return value; queue(...) is ignored (EPAQ is thread-level).
+ * A barrier that not every thread reaches fails the run, naming the task.
+ *
+ * Header-only, C and C++ (block mode: C++). Define GTAP_TARGET_HOST before including
+ * gtap_gen.h.
  *
  * Distributed use (src/inter_gpu/node_refexec.h): an optional gtap_rx_hooks table lets one
  * executor be one rank of a multi-rank job - polled between segments, told when an imported
@@ -35,6 +43,16 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#if defined(GTAP_WORKER_IS_BLOCK)
+#include "gtap/config.h"
+#include "../host_target/gtap_host_block.h"
+/* Threads per task: what the distributed node writes into, and checks in, every task record
+ * that migrates (docs/wire.md, block_threads; 0 = thread-level). */
+#define GTAP_RX_BLOCK_THREADS ((uint32_t)(GTAP_BLOCK_SIZE))
+#else
+#define GTAP_RX_BLOCK_THREADS 0u
+#endif
 
 /* gtap_rx_finish is inlined into the run loop also when distributed code (node_refexec.h)
  * calls it: out of line, it measured 13% slower on fib. */
@@ -352,6 +370,9 @@ GTAP_API void *gtap_task_spawn(gtap_worker *w, gtap_task parent, unsigned fn, un
     static unsigned char scratch[4096]; /* absorbs the arguments of a spawn that failed */
     uint32_t id;
     gtap_rx_header *h;
+#if defined(GTAP_WORKER_IS_BLOCK)
+    queue = 0; /* EPAQ is thread-level: block mode ignores queue(...) (gtap_gen.h) */
+#endif
     if (fn >= gtapgen_program.num_functions || data_size > gtapgen_program.max_data_size) {
         gtap_rx_fail(rx, "spawn of unknown function %u or with %u bytes of task data", fn, data_size);
         return scratch;
@@ -383,6 +404,10 @@ GTAP_API int gtap_task_join(gtap_worker *w, gtap_task t, int resume_state, int q
 {
     gtap_rx *rx = w->rx;
     gtap_rx_header *h = gtap_rx_hdr(rx, t);
+    uint64_t spawned = rx->seg_spawned;
+#if defined(GTAP_WORKER_IS_BLOCK)
+    queue = 0; /* ignored in block mode, as at the spawn */
+#endif
     if (rx->no_taskwait) {
         gtap_rx_fail(rx, "taskwait executed in %s, but the program was built with "
                      "GTAP_ASSUME_NO_TASKWAIT", gtapgen_program.functions[h->fn].name);
@@ -399,11 +424,21 @@ GTAP_API int gtap_task_join(gtap_worker *w, gtap_task t, int resume_state, int q
                      gtapgen_program.functions[h->fn].name);
         return 1;
     }
-    if (rx->seg_spawned == 0)
+#if defined(GTAP_WORKER_IS_BLOCK)
+    /* Collective (gtap_gen.h, block mode): a barrier of the whole block, so every thread's
+     * spawns of this segment are counted before any thread reads the count, and every thread
+     * gets the same answer. */
+    spawned = gtap_hb_join_barrier(spawned);
+    if (spawned == 0)
+        return 0; /* R3 */
+    if (threadIdx.x != 0)
+        return 1; /* thread 0 arms the join for the block */
+#endif
+    if (spawned == 0)
         return 0; /* R3: nothing to wait for, continue in this segment */
     h->state = (uint16_t)resume_state;
     h->cont_queue = queue;
-    h->pending = (int32_t)rx->seg_spawned;
+    h->pending = (int32_t)spawned;
     rx->seg_suspended = 1;
     return 1;
 }
@@ -411,6 +446,10 @@ GTAP_API int gtap_task_join(gtap_worker *w, gtap_task t, int resume_state, int q
 GTAP_API void gtap_task_return(gtap_worker *w, gtap_task t, const void *value, unsigned size)
 {
     gtap_rx_header *h = gtap_rx_hdr(w->rx, t);
+#if defined(GTAP_WORKER_IS_BLOCK)
+    if (threadIdx.x != 0)
+        return; /* the task's result is thread 0's return value (gtap_gen.h, block mode) */
+#endif
     if (h->result_dst)
         memcpy(h->result_dst, value, size);
 }
@@ -456,6 +495,34 @@ GTAP_API void *gtap_entry_begin(unsigned fn, unsigned data_size, unsigned result
     rx->tasks_created++;
     return gtap_rx_data(rx, id);
 }
+
+#if defined(GTAP_WORKER_IS_BLOCK)
+/* Block mode: one segment of a task, run by each thread of the simulated block. */
+typedef struct gtap_rx_block_job {
+    gtap_worker *w;
+    unsigned fn;
+    uint32_t id;
+} gtap_rx_block_job;
+
+static void gtap_rx_block_thread(void *ctx, uint32_t thread)
+{
+    const gtap_rx_block_job *j = (const gtap_rx_block_job *)ctx;
+    (void)thread; /* the code reads it as threadIdx.x, which the simulated block sets */
+    gtapgen_dispatch(j->w, j->fn, j->id);
+}
+
+static void gtap_rx_run_segment(gtap_rx *rx, gtap_worker *w, unsigned fn, uint32_t id)
+{
+    gtap_rx_block_job j = {w, fn, id};
+    if (gtap_hb_run(GTAP_RX_BLOCK_THREADS, gtap_rx_block_thread, &j) != 0)
+        gtap_rx_fail(rx, "block-level task %s: %s",
+                     fn < gtapgen_program.num_functions ? gtapgen_program.functions[fn].name : "?",
+                     gtap_hb_sim.message);
+}
+#define GTAP_RX_RUN_SEGMENT(rx, w, fn, id) gtap_rx_run_segment((rx), (w), (fn), (id))
+#else
+#define GTAP_RX_RUN_SEGMENT(rx, w, fn, id) gtapgen_dispatch((w), (fn), (id))
+#endif
 
 /* Runs the task graph. With hooks (distributed use) the loop also polls between segments
  * and runs until the poll hook says the job's run is over; an error then makes the next
@@ -513,7 +580,7 @@ GTAP_API void gtap_entry_run(void)
         rx->seg_spawned = 0;
         rx->seg_suspended = 0;
         first_child = rx->runnable_count;
-        gtapgen_dispatch(&w, h->fn, id);
+        GTAP_RX_RUN_SEGMENT(rx, &w, h->fn, id);
         rx->segments_run++;
         /* Publish the children of this segment (clear the unpublished mark). */
         for (uint32_t i = first_child; i < rx->runnable_count; i++)
@@ -535,7 +602,12 @@ GTAP_API const void *gtap_entry_result(void)
     return rx->root_result;
 }
 
+#if defined(GTAP_WORKER_IS_BLOCK)
+#define GTAP_LANES (GTAP_BLOCK_SIZE)
+#define GTAP_LANE (threadIdx.x)
+#else
 #define GTAP_LANES 1
 #define GTAP_LANE 0
+#endif
 
 #endif /* GTAP_REFEXEC_H */

@@ -8,7 +8,7 @@
  *           | u64 program_hash
  * Task entry (kind TASKS)   = 32 B header + payload padded with zeros to 8 bytes:
  *   u16 fn | u16 state | u16 queue | u16 flags | u32 payload_bytes | u32 result_bytes
- *   | u32 origin_rank | u32 hops | u64 origin_task
+ *   | u32 origin_rank | u16 hops | u16 block_threads | u64 origin_task
  * Result entry (kind RESULTS) = 24 B header + result padded with zeros to 8 bytes:
  *   u64 origin_task | u32 result_bytes | u32 flags | u32 runner_rank | u32 reserved
  *
@@ -37,11 +37,15 @@
 #endif
 
 #define GTAP_WIRE_MAGIC 0x52575447u /* "GTWR" in memory order */
-#define GTAP_WIRE_VERSION 1u
+#define GTAP_WIRE_VERSION 2u /* 2: task entries carry block_threads (hops is 16 bits) */
 #define GTAP_WIRE_BATCH_HEADER_BYTES 24u
 #define GTAP_WIRE_TASK_HEADER_BYTES 32u
 #define GTAP_WIRE_RESULT_HEADER_BYTES 24u
 #define GTAP_WIRE_MAX_PAYLOAD 65536u /* sanity bound on one record's task data */
+#define GTAP_WIRE_MAX_HOPS 0xffffu    /* hops saturates here (a statistic) */
+/* block_threads of a thread-level task (one thread runs it); a block-level task states its
+ * block size (GTAP_BLOCK_SIZE: the task data holds that many copies of each spilled local). */
+#define GTAP_WIRE_THREAD_LEVEL 0u
 
 enum gtap_wire_kind { GTAP_WIRE_TASKS = 1, GTAP_WIRE_RESULTS = 2 };
 
@@ -66,7 +70,8 @@ enum gtap_wire_kind { GTAP_WIRE_TASKS = 1, GTAP_WIRE_RESULTS = 2 };
 #define GTAP_WIRE_TASK_OFF_PAYLOAD_BYTES 8u
 #define GTAP_WIRE_TASK_OFF_RESULT_BYTES 12u
 #define GTAP_WIRE_TASK_OFF_ORIGIN_RANK 16u
-#define GTAP_WIRE_TASK_OFF_HOPS 20u
+#define GTAP_WIRE_TASK_OFF_HOPS 20u          /* u16 */
+#define GTAP_WIRE_TASK_OFF_BLOCK_THREADS 22u /* u16 */
 #define GTAP_WIRE_TASK_OFF_ORIGIN_TASK 24u /* u64 */
 #define GTAP_WIRE_RESULT_OFF_ORIGIN_TASK 0u /* u64 */
 #define GTAP_WIRE_RESULT_OFF_RESULT_BYTES 8u
@@ -94,7 +99,8 @@ typedef struct gtap_wire_batch_header {
 typedef struct gtap_wire_task_header {
     uint16_t fn, state, queue, flags;
     uint32_t payload_bytes, result_bytes;
-    uint32_t origin_rank, hops;
+    uint32_t origin_rank;
+    uint16_t hops, block_threads;
     uint64_t origin_task;
 } gtap_wire_task_header;
 
@@ -128,7 +134,8 @@ GTAP_WIRE_CHECK_FIELD(gtap_wire_task_header, flags, GTAP_WIRE_TASK_OFF_FLAGS, 2u
 GTAP_WIRE_CHECK_FIELD(gtap_wire_task_header, payload_bytes, GTAP_WIRE_TASK_OFF_PAYLOAD_BYTES, 4u);
 GTAP_WIRE_CHECK_FIELD(gtap_wire_task_header, result_bytes, GTAP_WIRE_TASK_OFF_RESULT_BYTES, 4u);
 GTAP_WIRE_CHECK_FIELD(gtap_wire_task_header, origin_rank, GTAP_WIRE_TASK_OFF_ORIGIN_RANK, 4u);
-GTAP_WIRE_CHECK_FIELD(gtap_wire_task_header, hops, GTAP_WIRE_TASK_OFF_HOPS, 4u);
+GTAP_WIRE_CHECK_FIELD(gtap_wire_task_header, hops, GTAP_WIRE_TASK_OFF_HOPS, 2u);
+GTAP_WIRE_CHECK_FIELD(gtap_wire_task_header, block_threads, GTAP_WIRE_TASK_OFF_BLOCK_THREADS, 2u);
 GTAP_WIRE_CHECK_FIELD(gtap_wire_task_header, origin_task, GTAP_WIRE_TASK_OFF_ORIGIN_TASK, 8u);
 GTAP_WIRE_CHECK_FIELD(gtap_wire_result_header, origin_task, GTAP_WIRE_RESULT_OFF_ORIGIN_TASK, 8u);
 GTAP_WIRE_CHECK_FIELD(gtap_wire_result_header, result_bytes, GTAP_WIRE_RESULT_OFF_RESULT_BYTES, 4u);
@@ -154,6 +161,7 @@ GTAP_WIRE_STATIC_ASSERT(GTAP_WIRE_WORD(GTAP_WIRE_TASK_OFF_FN) == 0 && GTAP_WIRE_
                             GTAP_WIRE_WORD(GTAP_WIRE_TASK_OFF_RESULT_BYTES) == 1 &&
                             GTAP_WIRE_WORD(GTAP_WIRE_TASK_OFF_ORIGIN_RANK) == 2 &&
                             GTAP_WIRE_WORD(GTAP_WIRE_TASK_OFF_HOPS) == 2 &&
+                            GTAP_WIRE_WORD(GTAP_WIRE_TASK_OFF_BLOCK_THREADS) == 2 &&
                             GTAP_WIRE_WORD(GTAP_WIRE_TASK_OFF_ORIGIN_TASK) == 3,
                         "wire.h: the task header's words hold other fields than gtap_wire_task_header_words writes");
 GTAP_WIRE_STATIC_ASSERT(GTAP_WIRE_WORD(GTAP_WIRE_RESULT_OFF_ORIGIN_TASK) == 0 &&
@@ -172,14 +180,18 @@ enum gtap_wire_status {
     GTAP_WIRE_ERR_TRUNCATED = 4, /* fewer bytes than the header or an entry says */
     GTAP_WIRE_ERR_HASH = 5,      /* encoded by another program */
     GTAP_WIRE_ERR_ENTRY = 6,     /* an entry field is out of range */
-    GTAP_WIRE_ERR_SPACE = 7      /* encoding: the buffer is too small */
+    GTAP_WIRE_ERR_SPACE = 7,     /* encoding: the buffer is too small */
+    GTAP_WIRE_ERR_GRANULARITY = 8 /* a task of another granularity (block_threads) */
 };
 
-/* A decoded task entry; payload points into the batch. */
+/* A decoded task entry; payload points into the batch. hops is encoded in 16 bits,
+ * saturating at GTAP_WIRE_MAX_HOPS. block_threads: GTAP_WIRE_THREAD_LEVEL, or the block size
+ * of a block-level task (at most 65535). */
 typedef struct gtap_wire_task {
     uint16_t fn, state, queue, flags;
     uint32_t payload_bytes, result_bytes;
     uint32_t origin_rank, hops;
+    uint32_t block_threads;
     uint64_t origin_task;
     const void *payload;
 } gtap_wire_task;
@@ -213,6 +225,10 @@ GTAP_WIRE_FN uint64_t gtap_wire_get64(const uint8_t *p)
     return (uint64_t)gtap_wire_get32(p) | ((uint64_t)gtap_wire_get32(p + 4) << 32);
 }
 GTAP_WIRE_FN uint32_t gtap_wire_pad8(uint32_t n) { return (n + 7u) & ~7u; }
+GTAP_WIRE_FN uint16_t gtap_wire_hops16(uint32_t hops)
+{
+    return (uint16_t)(hops < GTAP_WIRE_MAX_HOPS ? hops : GTAP_WIRE_MAX_HOPS);
+}
 
 /* Bytes of one task entry with payload_bytes of task data / one result entry. */
 GTAP_WIRE_FN uint32_t gtap_wire_task_bytes(uint32_t payload_bytes)
@@ -237,7 +253,8 @@ GTAP_WIRE_FN void gtap_wire_task_header_words(uint64_t *w, const gtap_wire_task 
     w[1] = (uint64_t)t->payload_bytes << GTAP_WIRE_SHIFT(GTAP_WIRE_TASK_OFF_PAYLOAD_BYTES) |
            (uint64_t)t->result_bytes << GTAP_WIRE_SHIFT(GTAP_WIRE_TASK_OFF_RESULT_BYTES);
     w[2] = (uint64_t)t->origin_rank << GTAP_WIRE_SHIFT(GTAP_WIRE_TASK_OFF_ORIGIN_RANK) |
-           (uint64_t)t->hops << GTAP_WIRE_SHIFT(GTAP_WIRE_TASK_OFF_HOPS);
+           (uint64_t)gtap_wire_hops16(t->hops) << GTAP_WIRE_SHIFT(GTAP_WIRE_TASK_OFF_HOPS) |
+           (uint64_t)(uint16_t)t->block_threads << GTAP_WIRE_SHIFT(GTAP_WIRE_TASK_OFF_BLOCK_THREADS);
     w[3] = t->origin_task;
 }
 
@@ -284,13 +301,16 @@ GTAP_WIRE_FN void gtap_wire_batch_update(gtap_wire_writer *w)
     gtap_wire_put32(w->buf + GTAP_WIRE_BATCH_OFF_BYTES, w->used);
 }
 
-/* Appends a task entry; t->payload supplies payload_bytes bytes. */
+/* Appends a task entry; t->payload supplies payload_bytes bytes. GTAP_WIRE_ERR_ENTRY (batch
+ * unchanged) for a block_threads that does not fit its 16 bits. */
 GTAP_WIRE_FN int gtap_wire_put_task(gtap_wire_writer *w, const gtap_wire_task *t)
 {
     uint32_t n = gtap_wire_task_bytes(t->payload_bytes);
     uint8_t *p;
     if (t->payload_bytes > GTAP_WIRE_MAX_PAYLOAD || w->used + n > w->cap || w->used + n < w->used)
         return GTAP_WIRE_ERR_SPACE;
+    if (t->block_threads > 0xffffu)
+        return GTAP_WIRE_ERR_ENTRY;
     p = w->buf + w->used;
     gtap_wire_put16(p + GTAP_WIRE_TASK_OFF_FN, t->fn);
     gtap_wire_put16(p + GTAP_WIRE_TASK_OFF_STATE, t->state);
@@ -299,7 +319,8 @@ GTAP_WIRE_FN int gtap_wire_put_task(gtap_wire_writer *w, const gtap_wire_task *t
     gtap_wire_put32(p + GTAP_WIRE_TASK_OFF_PAYLOAD_BYTES, t->payload_bytes);
     gtap_wire_put32(p + GTAP_WIRE_TASK_OFF_RESULT_BYTES, t->result_bytes);
     gtap_wire_put32(p + GTAP_WIRE_TASK_OFF_ORIGIN_RANK, t->origin_rank);
-    gtap_wire_put32(p + GTAP_WIRE_TASK_OFF_HOPS, t->hops);
+    gtap_wire_put16(p + GTAP_WIRE_TASK_OFF_HOPS, gtap_wire_hops16(t->hops));
+    gtap_wire_put16(p + GTAP_WIRE_TASK_OFF_BLOCK_THREADS, (uint16_t)t->block_threads);
     gtap_wire_put64(p + GTAP_WIRE_TASK_OFF_ORIGIN_TASK, t->origin_task);
     if (t->payload_bytes)
         memcpy(p + GTAP_WIRE_TASK_HEADER_BYTES, t->payload, t->payload_bytes);
@@ -411,7 +432,8 @@ GTAP_WIRE_FN int gtap_wire_next_task(gtap_wire_reader *r, gtap_wire_task *t)
     t->payload_bytes = gtap_wire_get32(p + GTAP_WIRE_TASK_OFF_PAYLOAD_BYTES);
     t->result_bytes = gtap_wire_get32(p + GTAP_WIRE_TASK_OFF_RESULT_BYTES);
     t->origin_rank = gtap_wire_get32(p + GTAP_WIRE_TASK_OFF_ORIGIN_RANK);
-    t->hops = gtap_wire_get32(p + GTAP_WIRE_TASK_OFF_HOPS);
+    t->hops = gtap_wire_get16(p + GTAP_WIRE_TASK_OFF_HOPS);
+    t->block_threads = gtap_wire_get16(p + GTAP_WIRE_TASK_OFF_BLOCK_THREADS);
     t->origin_task = gtap_wire_get64(p + GTAP_WIRE_TASK_OFF_ORIGIN_TASK);
     t->payload = p + GTAP_WIRE_TASK_HEADER_BYTES;
     r->pos += gtap_wire_task_bytes(t->payload_bytes);
@@ -433,6 +455,16 @@ GTAP_WIRE_FN int gtap_wire_next_result(gtap_wire_reader *r, gtap_wire_result *re
     r->pos += gtap_wire_result_bytes(res->result_bytes);
     r->index++;
     return 1;
+}
+
+/* The receiver's granularity check (docs/wire.md, "Checks on receipt"): a task runs on the
+ * kind of worker its record was laid out for (thread-level: one copy of each spilled local;
+ * block-level: block_threads copies), so a node refuses a task entry of another granularity
+ * than its own (`mine`: GTAP_WIRE_THREAD_LEVEL or its block size). Returns GTAP_WIRE_OK or
+ * GTAP_WIRE_ERR_GRANULARITY; the caller names both in its error (docs/dist.md F1). */
+GTAP_WIRE_FN int gtap_wire_task_check_granularity(const gtap_wire_task *t, uint32_t mine)
+{
+    return t->block_threads == mine ? GTAP_WIRE_OK : GTAP_WIRE_ERR_GRANULARITY;
 }
 
 #ifdef __cplusplus
