@@ -21,6 +21,10 @@ gtap_dist_job gtap_dist_g = {.rank = 0, .size = 1, .local_size = 1};
 /* The program descriptor gtapcc emits (gtap_gen.h); weak so that the library also links
  * into programs without task functions (tests), which then have hash 0. */
 extern const gtap_program_desc gtapgen_program __attribute__((weak));
+/* Threads per task of a block-level program: defined (weak) by the runtime header of
+ * block-level workers; absent in thread-level programs, which are then 0
+ * (GTAP_WIRE_THREAD_LEVEL). Compared at start-up (F3) and stated in every task record. */
+extern const uint32_t gtap_worker_block_threads __attribute__((weak));
 
 const char *gtap_dist_status_str(int status)
 {
@@ -81,7 +85,8 @@ static int read_config(gtap_dist_config *c)
     if (c->steal_backoff_max_ns == 0)
         c->steal_backoff_max_ns = c->steal_backoff_ns << 6;
     c->slow_request_ns = 1000ull * (uint64_t)env_ll("GTAP_DIST_SLOW_REQUEST_US", 2000, 1, 1000000000, &bad);
-    c->require_migration = (int)env_ll("GTAP_DIST_TEST_REQUIRE_MIGRATION", 0, 0, 1, &bad);
+    c->require_migration = (int)env_ll("GTAP_DIST_TEST_REQUIRE_MIGRATION", 0, 0, 2, &bad);
+    c->require_direct = (int)env_ll("GTAP_DIST_TEST_REQUIRE_DIRECT", 0, 0, 2, &bad);
     c->watchdog_s = 0;
     if (w && *w) {
         char *end;
@@ -114,12 +119,23 @@ static int launcher_local_rank(int fallback)
     return fallback;
 }
 
-/* What every rank must agree on (compared with rank 0's). */
+/* What every rank must agree on (compared with rank 0's; docs/dist.md F3). */
 typedef struct startup_id {
     uint64_t program_hash;
     uint32_t wire_version, iface_version, gen_version, abi;
-    uint32_t have_program, reserved;
+    uint32_t have_program;
+    uint32_t block_threads; /* threads per task: 0 = thread-level workers (docs/wire.md) */
 } startup_id;
+
+/* "thread-level workers" or "block-level workers (N threads per task)". */
+static const char *granularity_str(uint32_t block_threads, char *buf, size_t n)
+{
+    if (block_threads == GTAP_WIRE_THREAD_LEVEL)
+        snprintf(buf, n, "thread-level workers");
+    else
+        snprintf(buf, n, "block-level workers (%u threads per task)", block_threads);
+    return buf;
+}
 
 static int check_same_program(void)
 {
@@ -133,6 +149,7 @@ static int check_same_program(void)
     if (perturb && *perturb && atoi(perturb) == g->rank)
         me.program_hash ^= 0x5a5a5a5a00000001ull;
     me.wire_version = GTAP_WIRE_VERSION;
+    me.block_threads = &gtap_worker_block_threads ? gtap_worker_block_threads : GTAP_WIRE_THREAD_LEVEL;
     me.iface_version = GTAP_NODE_IFACE_VERSION;
     me.gen_version = GTAP_GEN_INTERFACE_VERSION;
     me.abi = (uint32_t)sizeof(void *) | ((uint32_t)(__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__) << 8);
@@ -142,16 +159,18 @@ static int check_same_program(void)
     GTAP_MPI_CHECK_GOTO(MPI_Allgather(&me, (int)sizeof me, MPI_BYTE, all, (int)sizeof me, MPI_BYTE, g->comm),
                         status, out);
     for (int r = 1; r < g->size; r++) {
+        char gr[64], g0[64];
         if (memcmp(&all[r], &all[0], sizeof me) == 0)
             continue;
         if (g->rank == 0 && bad < 8)
             fprintf(stderr,
                     "gtap: error: rank %d runs a different program than rank 0: program hash "
-                    "0x%016llx vs 0x%016llx, wire format %u vs %u, node interface %u vs %u, "
+                    "0x%016llx vs 0x%016llx, %s vs %s, wire format %u vs %u, node interface %u vs %u, "
                     "ABI 0x%x vs 0x%x. Every rank must run the same binary.\n",
                     r, (unsigned long long)all[r].program_hash, (unsigned long long)all[0].program_hash,
-                    all[r].wire_version, all[0].wire_version, all[r].iface_version,
-                    all[0].iface_version, all[r].abi, all[0].abi);
+                    granularity_str(all[r].block_threads, gr, sizeof gr),
+                    granularity_str(all[0].block_threads, g0, sizeof g0), all[r].wire_version,
+                    all[0].wire_version, all[r].iface_version, all[0].iface_version, all[r].abi, all[0].abi);
         bad++;
     }
     if (bad) {
@@ -350,6 +369,26 @@ int gtap_dist_allreduce_u64(uint64_t *values, int count, int op)
     c.buf = values;
     c.count = count;
     c.op = op;
+    return run_command(&c);
+}
+
+int gtap_dist_host_peers(const int **ranks)
+{
+    *ranks = gtap_dist_g.active ? gtap_dist_g.local_peers : NULL;
+    return gtap_dist_g.active ? gtap_dist_g.nlocal : 0;
+}
+
+int gtap_dist_set_direct_peers(const int *ranks, int n)
+{
+    gtap_dist_cmd c;
+    if (n < 0 || (n > 0 && !ranks))
+        return GTAP_DIST_ERR_ARG;
+    if (!gtap_dist_g.active)
+        return 0;
+    memset(&c, 0, sizeof c);
+    c.kind = GTAP_CMD_DIRECT_PEERS;
+    c.buf = (void *)ranks;
+    c.count = n;
     return run_command(&c);
 }
 

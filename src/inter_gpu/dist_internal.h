@@ -32,14 +32,17 @@ typedef struct gtap_dist_config {
                                       100 us for a GPU node) */
     uint64_t slow_request_ns;/* GTAP_DIST_SLOW_REQUEST_US (2000): an older request stops counting
                                 against max_inflight */
-    int require_migration;   /* GTAP_DIST_TEST_REQUIRE_MIGRATION=1 (tests): a run of several ranks
+    int require_direct;      /* GTAP_DIST_TEST_REQUIRE_DIRECT (tests): 1 = a run of several ranks in
+                                which no task moved over a direct ring (N10) ends the job; 2 = the
+                                job fails at its end if no task did in any run */
+    int require_migration;   /* GTAP_DIST_TEST_REQUIRE_MIGRATION (tests; 2 = in the job, as above): a run of several ranks
                                 that migrated no task ends the job with an error */
 } gtap_dist_config;
 
 /* Host commands: the main thread asks, the proxy (which owns MPI) performs. */
 enum gtap_dist_cmd_kind {
     GTAP_CMD_ATTACH = 1, GTAP_CMD_DETACH, GTAP_CMD_REPLICATE, GTAP_CMD_ALLREDUCE,
-    GTAP_CMD_BARRIER, GTAP_CMD_STATS, GTAP_CMD_FINALIZE
+    GTAP_CMD_BARRIER, GTAP_CMD_STATS, GTAP_CMD_FINALIZE, GTAP_CMD_DIRECT_PEERS
 };
 
 typedef struct gtap_dist_cmd {
@@ -47,7 +50,7 @@ typedef struct gtap_dist_cmd {
     void *buf;               /* REPLICATE: dst; ALLREDUCE: values; STATS: out (rank 0) */
     const void *src;         /* REPLICATE: src (rank 0) */
     size_t bytes;            /* REPLICATE */
-    int count, op;           /* ALLREDUCE */
+    int count, op;           /* ALLREDUCE; DIRECT_PEERS: count ranks in buf (int) */
     gtap_node_region *region;/* ATTACH */
     gtap_dist_node_desc desc;/* ATTACH (strings point into the two arrays below) */
     char device[128], device_id[128];

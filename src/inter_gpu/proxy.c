@@ -7,6 +7,9 @@
  * (T1-T6) and gtap/node_iface.h (N1-N8). */
 #define _GNU_SOURCE
 #include <sched.h>
+#if defined(__linux__)
+#include <sys/prctl.h>
+#endif
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -90,6 +93,35 @@ static int inbox_flush(void)
     return n;
 }
 
+/* A steal reply of this run that brought tasks: its round trip since the request went out,
+ * for GTAP_STATS (replies without tasks are often the victim proxy's at once, S3, and would
+ * not compare with the direct path's, whose victim is always the node). */
+static void note_round_trip(int victim, uint32_t id)
+{
+    for (int i = 0; i < P.thief.n; i++) {
+        if (P.thief.req[i].id == id && P.thief.req[i].victim == victim) {
+            P.rtt_hist[gtap_rtt_bucket(gtap_dist_now_ns() - P.thief.req[i].sent_ns)]++;
+            P.rtt_n++;
+            return;
+        }
+    }
+}
+
+/* N10: the basic messages the node sent and received over direct rings since we last
+ * looked go into Safra's count, and a receipt blackens this rank (T3). Called with the
+ * node passive, after the acquire of its idle flag. */
+static void safra_add_direct(void)
+{
+    const gtap_node_direct *d = &P.region->direct;
+    const uint64_t sent = __atomic_load_n(&d->basic_sent, __ATOMIC_ACQUIRE);
+    const uint64_t received = __atomic_load_n(&d->basic_received, __ATOMIC_ACQUIRE);
+    P.safra.count += (int64_t)(sent - P.direct_sent_seen) - (int64_t)(received - P.direct_received_seen);
+    if (received != P.direct_received_seen)
+        P.safra.black = 1;
+    P.direct_sent_seen = sent;
+    P.direct_received_seen = received;
+}
+
 /* N4: the node consumed everything we gave it and then declared itself idle. */
 static int node_passive(void)
 {
@@ -145,6 +177,9 @@ static void begin_run(uint32_t epoch, const uint8_t *pl, uint32_t bytes)
     P.stop_delivered = P.stop_delivered < epoch - 1 ? epoch - 1 : P.stop_delivered;
     P.safra_on = P.no_taskwait; /* T3: no parent links, so only Safra can tell */
     gtap_safra_reset(&P.safra, P.rank, P.size);
+    P.direct_sent_seen = P.direct_received_seen = 0; /* the node zeroed its counters (N10) */
+    memset(P.rtt_hist, 0, sizeof P.rtt_hist);
+    P.rtt_n = 0;
     P.next_wave_ns = 0;
     P.next_steal_ns = 0;
     P.victims.fails = 0;
@@ -247,6 +282,8 @@ static void handle_net(int src, uint8_t *buf, int len)
         break;
     }
     case GTAP_PROTO_STEAL_REPLY:
+        if (in_run(h.epoch) && h.arg1 != 0 && h.arg1 != GTAP_PROTO_REPLY_BUSY)
+            note_round_trip(src, h.arg0);
         if (gtap_thief_remove(&P.thief, src, h.arg0) != 0)
             gtap_dist_fatal("protocol error: reply from rank %d to unknown steal request %u", src, h.arg0);
         if (h.arg1 == GTAP_PROTO_REPLY_BUSY) {
@@ -433,8 +470,24 @@ static void end_run(uint32_t epoch, const uint8_t *pl, uint32_t bytes)
     P.st.stop_latency_ns = P.t_term_wall && w > P.t_term_wall ? w - P.t_term_wall : 0;
     P.st.termination_mode = P.term_mode;
     P.st.safra_waves = P.safra.waves;
+    P.st.steal_rtt_n = P.rtt_n;
+    P.st.steal_rtt_p50_ns = gtap_rtt_percentile(P.rtt_hist, P.rtt_n, 1, 2);
+    P.st.steal_rtt_p99_ns = gtap_rtt_percentile(P.rtt_hist, P.rtt_n, 99, 100);
+    {
+        const gtap_node_direct *d = &P.region->direct; /* published before RUN_END */
+        P.st.direct_steals_attempted = d->steals_attempted;
+        P.st.direct_steals_succeeded = d->steals_succeeded;
+        P.st.direct_requests_received = d->requests_received;
+        P.st.direct_tasks_in = d->tasks_in;
+        P.st.direct_tasks_out = d->tasks_out;
+        P.st.direct_results_in = d->results_in;
+        P.st.direct_results_out = d->results_out;
+        P.st.direct_rtt_n = d->rtt_n;
+        P.st.direct_rtt_p50_ns = d->rtt_p50_ns;
+        P.st.direct_rtt_p99_ns = d->rtt_p99_ns;
+    }
     P.g->last_stats = P.st;
-    if (P.g->cfg.stats || P.g->cfg.require_migration) {
+    if (P.g->cfg.stats || P.g->cfg.require_migration || P.g->cfg.require_direct) {
         /* T5: statistics of this run travel to rank 0 while the next run goes on */
         gather *g = (gather *)calloc(1, sizeof *g);
         if (!g || (P.rank == 0 && !(g->all = (gtap_dist_stats *)calloc((size_t)P.size, sizeof *g->all))))
@@ -574,6 +627,7 @@ static int term_step(void)
         return 0;
     if (!rank_passive())
         return 0;
+    safra_add_direct();
     act = gtap_safra_passive_step(&P.safra, &q, &black, &wave);
     if (act == GTAP_SAFRA_TERMINATED) {
         decide_termination(2);
@@ -621,6 +675,12 @@ void *gtap_proxy_main(void *arg)
 {
     uint32_t idle = 0;
     (void)arg;
+#if defined(__linux__)
+    /* The idle sleeps below are 1-50 us. Linux lengthens a thread's timed sleeps by its
+     * timer slack, 50 us by default, which made a GPU node's proxy (2 us sleeps) answer
+     * ROOT_DONE, steal replies and STOP ~50 us late; 1 ns of slack keeps a sleep as asked. */
+    prctl(PR_SET_TIMERSLACK, 1UL, 0UL, 0UL, 0UL);
+#endif
     memset(&P, 0, sizeof P);
     P.g = &gtap_dist_g;
     P.rank = P.g->rank;
@@ -663,6 +723,8 @@ void *gtap_proxy_main(void *arg)
     for (int r = 0; r < P.size; r++)
         free(P.aggs[r].buf);
     free(P.aggs);
+    free(P.direct);
+    free(P.victims_local);
     free(P.seen_progress);
     free(P.gathers.v);
     free(P.sends.v);

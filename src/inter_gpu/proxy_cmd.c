@@ -91,6 +91,25 @@ static int attach_finish(void)
     return status;
 }
 
+/* N10: the node steals from these ranks of its host itself; the proxy's victims are the
+ * host's other ranks and the remote ones (docs/steal.md S2). */
+static void set_direct_peers(const int *ranks, int n)
+{
+    if (!P.direct && !(P.direct = (uint8_t *)calloc((size_t)P.size, 1)))
+        gtap_dist_fatal("out of host memory in the proxy");
+    if (!P.victims_local && !(P.victims_local = (int *)calloc((size_t)P.size, sizeof(int))))
+        gtap_dist_fatal("out of host memory in the proxy");
+    memset(P.direct, 0, (size_t)P.size);
+    for (int i = 0; i < n; i++)
+        if (ranks[i] >= 0 && ranks[i] < P.size)
+            P.direct[ranks[i]] = 1;
+    P.victims.nlocal = 0;
+    for (int i = 0; i < P.g->nlocal; i++)
+        if (!P.direct[P.g->local_peers[i]])
+            P.victims_local[P.victims.nlocal++] = P.g->local_peers[i];
+    P.victims.local = P.victims_local;
+}
+
 int gtap_proxy_command_step(void)
 {
     int flag = 0;
@@ -119,6 +138,7 @@ int gtap_proxy_command_step(void)
                                           P.g->comm, &P.cmd_req));
             return 1;
         case GTAP_CMD_DETACH:
+            set_direct_peers(NULL, 0); /* a node attached later steals through us again */
             P.region = NULL;
             finish_command(0);
             return 1;
@@ -142,6 +162,10 @@ int gtap_proxy_command_step(void)
             if (P.rank == 0 && !P.cmd->buf)
                 gtap_dist_fatal("gtap_dist_stats_gather(NULL) on rank 0");
             return 1;
+        case GTAP_CMD_DIRECT_PEERS:
+            set_direct_peers((const int *)P.cmd->buf, P.cmd->count);
+            finish_command(0);
+            return 1;
         case GTAP_CMD_BARRIER:
         case GTAP_CMD_FINALIZE:
             GTAP_MPI_CHECK(MPI_Ibarrier(P.g->comm, &P.cmd_req));
@@ -164,6 +188,7 @@ int gtap_proxy_command_step(void)
         finish_command(0);
         break;
     case GTAP_CMD_FINALIZE:
+        gtap_proxy_check_job_migration();
         if (P.region && P.rank == 0)
             fprintf(stderr, "gtap: warning: gtap_dist_finalize() before gtap_finalize()\n");
         if (!P.ever_attached && P.size > 1 && P.rank == 0)

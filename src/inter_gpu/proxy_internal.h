@@ -8,6 +8,7 @@
 #include <stdlib.h>
 
 #include "dist_internal.h"
+#include "gtap/rtt_hist.h"
 #include "gtap/wire.h"
 #include "mailbox.h"
 #include "protocol.h"
@@ -69,7 +70,13 @@ struct proxy {
     gtap_thief thief;
     gtap_victim_side owed;
     gtap_victims victims;
+    int *victims_local;                /* the host's ranks that are not direct peers */
+    uint8_t *direct;                   /* [size]: 1 = a direct peer (N10), the proxy never steals from it */
     uint64_t next_steal_ns;
+    uint32_t rtt_hist[GTAP_RTT_BUCKETS]; /* this run's steal round trips (gtap/rtt_hist.h) */
+    uint64_t rtt_n;
+    uint64_t direct_sent_seen, direct_received_seen; /* N10 counters already in Safra's count */
+    uint64_t moved_in_job, direct_in_job; /* rank 0: tasks moved in the job's runs (tests) */
     VEC(netmsg) deferred;              /* messages of a run the node has not begun */
     VEC(netmsg) delayed;               /* delay injection (GTAP_DIST_DELAY_SEED) */
     VEC(sendbuf) sends;
@@ -102,6 +109,7 @@ void gtap_proxy_send(int dst, unsigned kind, uint32_t epoch, uint32_t arg0, uint
                      const void *payload, uint32_t plen);
 /* proxy_report.c */
 int gtap_proxy_gather_step(void);
+void gtap_proxy_check_job_migration(void);
 void gtap_proxy_watchdog_step(void);
 /* proxy_cmd.c */
 int gtap_proxy_command_step(void);

@@ -48,6 +48,21 @@ static void print_stats(const gtap_dist_stats *all, uint32_t epoch)
                 s->node_export_ns / 1e6, asked ? s->export_wait_ns / 1e3 / (double)asked : 0.0,
                 s->export_wait_max_ns / 1e3);
     }
+    /* steals by path: through the proxies (MPI) and direct within a host (N10), with the
+     * median and 99th percentile of the round trips of those that brought tasks */
+    fprintf(stderr, "gtap: stats: rank proxy_steals_ok proxy_rtt_p50_us proxy_rtt_p99_us direct_steals_att "
+                    "direct_steals_ok direct_requests_recv direct_tasks_in direct_tasks_out direct_results_in "
+                    "direct_results_out direct_rtt_p50_us direct_rtt_p99_us\n");
+    for (int r = 0; r < P.size; r++) {
+        const gtap_dist_stats *s = &all[r];
+        fprintf(stderr, "gtap: stats: %4d %15llu %16.2f %16.2f %17llu %16llu %20llu %15llu %16llu %17llu %18llu "
+                        "%17.2f %17.2f\n",
+                r, (unsigned long long)s->steal_rtt_n, s->steal_rtt_p50_ns / 1e3, s->steal_rtt_p99_ns / 1e3,
+                (unsigned long long)s->direct_steals_attempted, (unsigned long long)s->direct_steals_succeeded,
+                (unsigned long long)s->direct_requests_received, (unsigned long long)s->direct_tasks_in,
+                (unsigned long long)s->direct_tasks_out, (unsigned long long)s->direct_results_in,
+                (unsigned long long)s->direct_results_out, s->direct_rtt_p50_ns / 1e3, s->direct_rtt_p99_ns / 1e3);
+    }
 }
 
 /* Completes the per-run statistics gathers in order; rank 0 prints and checks them. */
@@ -63,19 +78,40 @@ int gtap_proxy_gather_step(void)
         return 0;
     if (P.rank == 0 && P.g->cfg.stats)
         print_stats(g->all, g->epoch);
-    if (P.rank == 0 && P.g->cfg.require_migration && P.size > 1) {
-        uint64_t moved = 0;
-        for (int r = 0; r < P.size; r++)
-            moved += g->all[r].tasks_in;
-        if (moved == 0)
+    if (P.rank == 0 && P.size > 1) {
+        uint64_t moved = 0, direct = 0;
+        for (int r = 0; r < P.size; r++) {
+            moved += g->all[r].tasks_in + g->all[r].direct_tasks_in;
+            direct += g->all[r].direct_tasks_in;
+        }
+        P.moved_in_job += moved;
+        P.direct_in_job += direct;
+        if (P.g->cfg.require_migration == 1 && moved == 0)
             gtap_dist_fatal("test: no task migrated in run %u of %d ranks "
                             "(GTAP_DIST_TEST_REQUIRE_MIGRATION=1)", g->epoch, P.size);
+        if (P.g->cfg.require_direct == 1 && direct == 0)
+            gtap_dist_fatal("test: no task moved over a direct ring in run %u of %d ranks "
+                            "(GTAP_DIST_TEST_REQUIRE_DIRECT=1)", g->epoch, P.size);
     }
     free(g->all);
     free(g);
     memmove(&P.gathers.v[0], &P.gathers.v[1], (size_t)(P.gathers.n - 1) * sizeof *P.gathers.v);
     P.gathers.n--;
     return 1;
+}
+
+/* GTAP_DIST_TEST_REQUIRE_{MIGRATION,DIRECT}=2, at the end of the job (rank 0, every run's
+ * statistics gathered): some task moved (over a direct ring) in one of its runs. */
+void gtap_proxy_check_job_migration(void)
+{
+    if (P.rank != 0 || P.size == 1)
+        return;
+    if (P.g->cfg.require_migration == 2 && P.moved_in_job == 0)
+        gtap_dist_fatal("test: no task migrated in any run of this job of %d ranks "
+                        "(GTAP_DIST_TEST_REQUIRE_MIGRATION=2)", P.size);
+    if (P.g->cfg.require_direct == 2 && P.direct_in_job == 0)
+        gtap_dist_fatal("test: no task moved over a direct ring in any run of this job of %d ranks "
+                        "(GTAP_DIST_TEST_REQUIRE_DIRECT=2)", P.size);
 }
 
 /* ---- watchdog (GTAP_WATCHDOG_S) --------------------------------------------------------- */

@@ -1,31 +1,38 @@
 #!/bin/sh
 # run_mpi.sh - runs an MPI test program with the flags this MPI needs, under a hang timeout.
-#   run_mpi.sh [--expect-fail REGEX] [--max-seconds S] [--env VAR=VALUE]... [--require-gpus N]
+#   run_mpi.sh [--expect-fail REGEX] [--max-seconds S] [--env VAR=VALUE]... [--gpu-job]
 #              NP PROGRAM [ARGS...]
 # Passes when the job exits 0 and prints no "FAIL" line (or, with --expect-fail, when it
 # exits non-zero within S seconds and its output matches REGEX). The timeout (default 120 s)
-# only catches hangs; it is not a performance check. With --require-gpus N it exits 77
-# (skipped) on a machine with fewer than N GPUs.
+# only catches hangs; it is not a performance check. --gpu-job: a job of a GPU build; it exits 77
+# (skipped) on a machine without a GPU, and with fewer GPUs than ranks the ranks share them
+# (GTAP_DIST_SHARE_GPU=1; the gtap_mps fixture runs them under MPS where it can).
 set -u
 expect_fail=""
 max_s=120
 envs=""
+gpu_job=0
 while [ $# -gt 0 ]; do
     case "$1" in
     --expect-fail) expect_fail=$2; shift 2 ;;
     --max-seconds) max_s=$2; shift 2 ;;
     --env) envs="$envs $2"; shift 2 ;;
-    --require-gpus)
-        have=$(nvidia-smi -L 2>/dev/null | grep -c '^GPU' || true)
-        if [ "${have:-0}" -lt "$2" ]; then
-            echo "SKIP: needs $2 GPU(s), found ${have:-0}"
-            exit 77
-        fi
-        shift 2 ;;
+    --gpu-job) gpu_job=1; shift ;;
     *) break ;;
     esac
 done
 np=$1; shift
+if [ "$gpu_job" -eq 1 ]; then
+    have=$(nvidia-smi -L 2>/dev/null | grep -c '^GPU' || true)
+    if [ "${have:-0}" -eq 0 ]; then
+        echo "SKIP: a GPU job, and this machine has no GPU"
+        exit 77
+    fi
+    if [ "$have" -lt "$np" ]; then
+        echo "note: $np ranks on $have GPU(s): the ranks share them (GTAP_DIST_SHARE_GPU=1)"
+        envs="$envs GTAP_DIST_SHARE_GPU=1"
+    fi
+fi
 MPIRUN=${MPIRUN:-$(command -v mpirun || command -v mpiexec || true)}
 if [ -z "$MPIRUN" ]; then
     echo "FAIL: mpirun not found: install openmpi-bin (scripts/install_deps.sh does)"

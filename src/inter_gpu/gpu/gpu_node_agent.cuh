@@ -4,6 +4,7 @@
 #ifndef GTAP_GPU_NODE_AGENT_CUH
 #define GTAP_GPU_NODE_AGENT_CUH
 
+#include "inter_gpu/gpu/gpu_node_direct.cuh"
 #include "inter_gpu/gpu/gpu_node_export.cuh"
 #include "inter_gpu/gpu/gpu_node_import.cuh"
 #include "inter_gpu/gpu/gpu_node_mailbox.cuh"
@@ -41,10 +42,19 @@ GTAP_DEV void gtap_gn_begin_run(gtap_gn_agent *a, uint32_t w, uint32_t nworkers,
     /* Our own counters as we (or the proxy, at attach) left them; the proxy's head with
      * acquire, so that the slots it has read are free (N1). */
     a->epoch = gtap_ld_relaxed_sys_u32(&r->status.epoch) + 1; /* N5 */
-    a->in_pos = a->in_tail = gtap_ld_acquire_sys_u64(&r->inbox.head);
-    a->out_pos = gtap_ld_acquire_sys_u64(&r->outbox.tail);
-    a->out_head = gtap_ld_acquire_sys_u64(&r->outbox.head);
-    a->out_seq = gtap_nh.words->out_seq;
+    a->in.slots = gtap_gn.inbox_slots;
+    a->in.head = &r->inbox.head;
+    a->in.tail = &r->inbox.tail;
+    a->in.n = gtap_gn.ring_slots;
+    a->in.pos = a->in.tail_seen = gtap_ld_acquire_sys_u64(&r->inbox.head);
+    a->out.slots = gtap_gn.outbox_slots;
+    a->out.head = &r->outbox.head;
+    a->out.tail = &r->outbox.tail;
+    a->out.n = gtap_gn.ring_slots;
+    a->out.pos = gtap_ld_acquire_sys_u64(&r->outbox.tail);
+    a->out.head_seen = gtap_ld_acquire_sys_u64(&r->outbox.head);
+    a->out.seq = gtap_nh.words->out_seq;
+    a->direct_backoff_ns = GTAP_GN_DIRECT_BACKOFF_NS;
     a->done_pos = gtap_ld_relaxed_u32(&gtap_nh.words->done_consumed);
     a->idle = 1; /* the region says idle between runs */
     a->t_begin = gtap_gn_now(lane);
@@ -64,6 +74,7 @@ GTAP_DEV void gtap_gn_begin_run(gtap_gn_agent *a, uint32_t w, uint32_t nworkers,
         p[2] = idle_ns_before;
     }
     a->idle_ns = __shfl_sync(GTAP_GN_FULL, (unsigned long long)idle_ns_before, 0);
+    gtap_gn_direct_begin(lane); /* N10: zero before RUN_BEGIN */
     gtap_gn_post(a, lane, GTAP_NODE_MSG_RUN_BEGIN, a->epoch, gtap_gn.out_buf, 24);
     /* The workers' counters restart at 0 each launch; the node's total goes on. */
     a->segments_base = __shfl_sync(GTAP_GN_FULL, (unsigned long long)seg_before, 0);
@@ -77,7 +88,8 @@ GTAP_DEV void gtap_gn_print_profile(const gtap_gn_agent *a, uint32_t lane, uint6
     const uint64_t *t = a->prof;
     printf("gtap-prof rank %u run_us %.0f inbox %.0f export %.0f [steal+serialize %.0f publish %.0f post %.0f] "
            "exports %llu (reserve %llu of %u) import %.0f imports %llu results %.0f batches %llu done_ring %.0f loop %.0f sleep %.0f\n",
-           gtap_gn.rank, (now - a->t_begin) / 1e3, t[GTAP_GN_P_INBOX] / 1e3, t[GTAP_GN_P_EXPORT] / 1e3,
+           gtap_gn.rank, (now - a->t_begin) / 1e3, t[GTAP_GN_P_INBOX] / 1e3,
+           (t[GTAP_GN_P_EXPORT] + t[GTAP_GN_P_EXPORT_POST]) / 1e3,
            t[GTAP_GN_P_EXPORT_STEAL] / 1e3, t[GTAP_GN_P_EXPORT_PUBLISH] / 1e3, t[GTAP_GN_P_EXPORT_POST] / 1e3,
            (unsigned long long)t[GTAP_GN_P_N_EXPORTS], (unsigned long long)a->reserve_exported, a->reserve_n,
            t[GTAP_GN_P_IMPORT] / 1e3,
@@ -142,7 +154,7 @@ GTAP_DEV void gtap_gn_end_run(gtap_gn_agent *a, uint32_t lane, uint64_t now)
 GTAP_DEV void gtap_gn_leave(const gtap_gn_agent *a, uint32_t lane)
 {
     if (lane == 0) {
-        gtap_nh.words->out_seq = a->out_seq;
+        gtap_nh.words->out_seq = a->out.seq;
         gtap_st_relaxed_u32(&gtap_nh.words->launch, a->launch_tag); /* launches finished */
     }
     __syncwarp();
@@ -187,7 +199,7 @@ GTAP_DEV uint32_t gtap_gn_read_inbox(gtap_gn_agent *a, gtap_warp_sh *sh, uint32_
     for (int m = 0; m < GTAP_GN_INBOX_BATCH && !a->stop && !a->failed; m++) {
         uint32_t arg = 0, bytes = 0, ns = 0;
         GTAP_GN_T0();
-        int kind = gtap_gn_inbox_next(a, lane, &arg, &bytes, &ns);
+        int kind = gtap_gn_rx_next(&a->in, lane, &arg, &bytes, &ns);
         GTAP_GN_T(a, GTAP_GN_P_INBOX);
         if (kind == 0)
             break;
@@ -205,8 +217,11 @@ GTAP_DEV uint32_t gtap_gn_read_inbox(gtap_gn_agent *a, gtap_warp_sh *sh, uint32_
             break;
         case GTAP_NODE_MSG_EXPORT_REQUEST: {
             const uint32_t *lim = (const uint32_t *)gtap_gn.in_buf;
-            gtap_gn_export(a, sh, lane, rng, arg, lim[0], lim[1], bytes >= 12 ? lim[2] : 0u);
+            uint32_t count;
+            const uint32_t used = gtap_gn_export(a, sh, lane, rng, lim[0], lim[1], bytes >= 12 ? lim[2] : 0u, &count);
             GTAP_GN_T(a, GTAP_GN_P_EXPORT);
+            gtap_gn_post(a, lane, GTAP_NODE_MSG_EXPORTED, arg, gtap_gn.out_buf, used);
+            GTAP_GN_T(a, GTAP_GN_P_EXPORT_POST);
             break;
         }
         case GTAP_NODE_MSG_IMPORT:
@@ -226,7 +241,7 @@ GTAP_DEV uint32_t gtap_gn_read_inbox(gtap_gn_agent *a, gtap_warp_sh *sh, uint32_
         default:
             a->failed = GTAP_GN_FAILED_AT(GTAP_GN_PART_AGENT);
         }
-        gtap_gn_inbox_pop(a, lane, ns);
+        gtap_gn_rx_pop(&a->in, lane, ns);
     }
     return work;
 }
@@ -284,8 +299,10 @@ GTAP_DEV void gtap_gn_update_status(gtap_gn_agent *a, uint32_t lane, uint32_t bu
         a->first_work_ns = now - a->t_begin + 1;
     gtap_gn_set_idle(a, lane, busy ? 0u : 1u, now);
     gtap_gn_set_hungry(a, lane, busy && gtap_gn_is_hungry(a, lane));
-    if (now - a->last_publish > GTAP_GN_COUNTERS_NS)
+    if (now - a->last_publish > GTAP_GN_COUNTERS_NS) {
         gtap_gn_publish_counters(a, lane, now);
+        gtap_gn_direct_publish(a, lane, 0);
+    }
 }
 
 /* After STOP, while the node still holds work: the job's termination was decided, so no
@@ -327,6 +344,7 @@ static __device__ __noinline__ void gtap_gnode_agent(gtap_warp_sh *sh, uint32_t 
             break;
         uint32_t work = gtap_gn_tend_reserve(&a, sh, lane);
         work |= gtap_gn_read_inbox(&a, sh, lane, rng);
+        work |= gtap_gn_read_direct(&a, sh, lane, rng);
         if (a.failed)
             break;
         GTAP_GN_T0();
@@ -337,6 +355,8 @@ static __device__ __noinline__ void gtap_gnode_agent(gtap_warp_sh *sh, uint32_t 
         const uint32_t busy = gtap_gn_busy(&a, sh, lane);
         const uint64_t now = gtap_gn_now(lane);
         gtap_gn_update_status(&a, lane, busy, now);
+        if (gtap_gn.ndirect)
+            work |= gtap_gn_direct_steal(&a, lane, rng, now);
         if (a.stop) {
             if (!busy)
                 break;
@@ -349,6 +369,7 @@ static __device__ __noinline__ void gtap_gnode_agent(gtap_warp_sh *sh, uint32_t 
     }
     const uint64_t now = gtap_gn_now(lane);
     gtap_gn_publish_counters(&a, lane, now);
+    gtap_gn_direct_publish(&a, lane, 1); /* before RUN_END, which the proxy reads them after */
     gtap_gn_print_profile(&a, lane, now);
     if (a.failed)
         gtap_gn_report_failure(&a, lane);

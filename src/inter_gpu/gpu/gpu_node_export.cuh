@@ -1,6 +1,7 @@
 /* inter_gpu/gpu/gpu_node_export.cuh - EXPORT_REQUEST (gtap/node_iface.h N6): the agent
  * steals the workers' oldest tasks, encodes the migratable ones as a wire task batch
- * (gtap/wire.h), leaves stubs for those that owe a completion and posts EXPORTED.
+ * (gtap/wire.h) and leaves stubs for those that owe a completion; the caller posts the
+ * batch as EXPORTED, to the proxy or to a direct peer (N10).
  */
 #ifndef GTAP_GPU_NODE_EXPORT_CUH
 #define GTAP_GPU_NODE_EXPORT_CUH
@@ -28,6 +29,7 @@ GTAP_DEV void gtap_gn_put_task(uint32_t offset, uint32_t id, uint32_t fn, uint32
     t.result_bytes = gtap_gn.fns[fn].result_size;
     t.origin_rank = origin_rank;
     t.hops = hops;
+    t.block_threads = GTAP_WIRE_THREAD_LEVEL; /* the GPU node runs thread-level workers (docs/wire.md) */
     t.origin_task = origin_task;
     t.payload = NULL; /* copied below, as words */
     gtap_wire_task_header_words(p, &t);
@@ -35,13 +37,14 @@ GTAP_DEV void gtap_gn_put_task(uint32_t offset, uint32_t id, uint32_t fn, uint32
                         pb); /* records are 8-aligned */
 }
 
-/* Steals up to max_tasks of the workers' oldest tasks and answers request `req` with them.
- * Each steal round claims up to 32 tasks, one per lane, and the lanes encode their own
- * records at offsets from a prefix sum of the entry sizes (encoding 512 tasks on one lane
- * took ~0.6 ms on a busy SM). Records that owe a completion become stubs; records that may
- * not migrate, or do not fit the message, go back to the agent's deque. Warp-collective. */
-GTAP_GN_COLD void gtap_gn_export(gtap_gn_agent *a, gtap_warp_sh *sh, uint32_t lane, gtap_sched_rng *rng,
-                                 uint32_t req, uint32_t max_tasks, uint32_t max_bytes, uint32_t req_flags)
+/* Steals up to max_tasks of the workers' oldest tasks and encodes them as a wire task batch
+ * in out_buf; returns its bytes, and its task count in *count. Each steal round claims up to
+ * 32 tasks, one per lane, and the lanes encode their own records at offsets from a prefix
+ * sum of the entry sizes (encoding 512 tasks on one lane took ~0.6 ms on a busy SM).
+ * Records that owe a completion become stubs; records that may not migrate, or do not fit
+ * the message, go back to the agent's deque. Warp-collective. */
+GTAP_GN_COLD uint32_t gtap_gn_export(gtap_gn_agent *a, gtap_warp_sh *sh, uint32_t lane, gtap_sched_rng *rng,
+                                     uint32_t max_tasks, uint32_t max_bytes, uint32_t req_flags, uint32_t *count)
 {
     const uint32_t nq = (uint32_t)gtap_dev.num_queues;
     if (max_bytes > GTAP_NODE_MAX_MESSAGE_BYTES)
@@ -185,10 +188,10 @@ GTAP_GN_COLD void gtap_gn_export(gtap_gn_agent *a, gtap_warp_sh *sh, uint32_t la
     a->exported += taken;
     if (taken == 0 && max_tasks)
         a->exports_empty++;
-    gtap_gn_post(a, lane, GTAP_NODE_MSG_EXPORTED, req, gtap_gn.out_buf, used);
-    GTAP_GN_T(a, GTAP_GN_P_EXPORT_POST);
     a->prof[GTAP_GN_P_N_EXPORTS]++;
     a->export_ns += gtap_gn_now(lane) - t0;
+    *count = taken;
+    return used;
 }
 
 #endif /* GTAP_GPU_NODE_EXPORT_CUH */

@@ -103,6 +103,11 @@ static inline void gtap_gnode_release(void)
     cudaMemcpyToSymbol(gtap_nh, &nh, sizeof nh);
 }
 
+/* Direct steals within a host (allocates with gtap_gnode_dev_alloc above). */
+#include "inter_gpu/gpu/gpu_node_direct_host.cuh"
+
+static inline void gtap_gnode_detach(void);
+
 /* After the runtime is allocated: attaches this GPU as the rank's node. Returns 0 (also
  * when the program is not distributed), or an error code after printing why. */
 static inline int gtap_gnode_attach(const gtap_dev_state *st, const gtap_config_t *c)
@@ -232,6 +237,13 @@ static inline int gtap_gnode_attach(const gtap_dev_state *st, const gtap_config_
         return (int)cudaErrorInvalidDevice;
     }
     gtap_gnode_h.attached = 1;
+    rc = gtap_gnode_direct_setup(&g, dev, name);
+    if (rc == 0)
+        rc = (int)cudaMemcpyToSymbol(gtap_gn, &g, sizeof g);
+    if (rc != 0) {
+        gtap_gnode_detach();
+        return rc;
+    }
     return 0;
 }
 
@@ -294,6 +306,7 @@ static inline void gtap_gnode_detach(void)
 #endif
     if (!gtap_gnode_h.attached)
         return;
+    gtap_gnode_direct_release();
     gtap_dist_detach_node();
     gtap_gnode_h.attached = 0;
     gtap_gnode_release();

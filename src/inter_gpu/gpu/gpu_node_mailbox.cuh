@@ -1,6 +1,7 @@
-/* inter_gpu/gpu/gpu_node_mailbox.cuh - the agent's side of the mailboxes (gtap/node_iface.h
- * N1-N3): copies between device memory and the mapped rings, posting to the outbox and
- * taking messages from the inbox. All warp-collective.
+/* inter_gpu/gpu/gpu_node_mailbox.cuh - the agent's side of the rings (gtap/node_iface.h
+ * N1-N3): copies between device memory and ring slots, producing into a ring (the outbox,
+ * or a direct peer's ring) and consuming from one (the inbox, or a ring a direct peer
+ * produces into). All warp-collective.
  */
 #ifndef GTAP_GPU_NODE_MAILBOX_CUH
 #define GTAP_GPU_NODE_MAILBOX_CUH
@@ -47,70 +48,110 @@ GTAP_DEV void gtap_gn_copy_out(unsigned char *sys_dst, const uint4 *src, uint32_
     }
 }
 
-/* ---- outbox (N1, N2): warp-collective ---------------------------------------------------- */
+/* ---- producing (N1, N2): warp-collective -------------------------------------------------- */
 
-/* Posts one message whose payload (bytes, in device memory at payload) is copied into the
- * outbox slots by all lanes. Waits for room; the proxy drains the outbox independently. */
-GTAP_GN_COLD void gtap_gn_post(gtap_gn_agent *a, uint32_t lane, unsigned kind, uint32_t arg,
-                           const unsigned char *payload, uint32_t bytes)
+/* Slots a message of `bytes` payload bytes takes at the ring's current position, the PAD
+ * before it (a message never wraps) included. */
+GTAP_DEV uint32_t gtap_gn_tx_span(const gtap_gn_tx *t, uint32_t bytes)
 {
-    gtap_node_region *r = gtap_gn.region;
-    const uint32_t n = gtap_gn.ring_slots;
     const uint32_t need = (GTAP_NODE_MSG_HEADER_BYTES + bytes + GTAP_NODE_SLOT_BYTES - 1) / GTAP_NODE_SLOT_BYTES;
-    const uint32_t at = (uint32_t)(a->out_pos & (n - 1));
+    const uint32_t at = (uint32_t)(t->pos & (t->n - 1));
+    return (at + need > t->n ? t->n - at : 0) + need;
+}
+
+/* Are there span + keep free slots? Reads the consumer's head (acquire: it finished reading
+ * the slots before it published that head, N3) only when the last one read says no. */
+GTAP_DEV int gtap_gn_tx_room(gtap_gn_tx *t, uint32_t lane, uint32_t span, uint32_t keep)
+{
+    if (t->pos + span + keep - t->head_seen <= t->n)
+        return 1;
+    uint64_t h = 0;
+    if (lane == 0)
+        h = gtap_ld_acquire_sys_u64(t->head);
+    t->head_seen = __shfl_sync(GTAP_GN_FULL, (unsigned long long)h, 0);
+    return t->pos + span + keep - t->head_seen <= t->n;
+}
+
+/* Writes one message whose payload (bytes, in device memory at payload) is copied into the
+ * slots by all lanes, then publishes the tail; the caller made sure there is room. */
+GTAP_DEV void gtap_gn_tx_write(gtap_gn_tx *t, uint32_t lane, unsigned kind, uint32_t arg,
+                               const unsigned char *payload, uint32_t bytes)
+{
+    const uint32_t n = t->n;
+    const uint32_t need = (GTAP_NODE_MSG_HEADER_BYTES + bytes + GTAP_NODE_SLOT_BYTES - 1) / GTAP_NODE_SLOT_BYTES;
+    const uint32_t at = (uint32_t)(t->pos & (n - 1));
     const uint32_t pad = at + need > n ? n - at : 0;
-    uint32_t sleep_ns = 100;
-    __syncwarp(); /* lane 0's writes of the payload are visible to every lane */
-    while (a->out_pos + pad + need - a->out_head > n) {
-        uint64_t h = 0;
-        if (lane == 0)
-            h = gtap_ld_acquire_sys_u64(&r->outbox.head); /* the proxy finished reading */
-        a->out_head = __shfl_sync(GTAP_GN_FULL, (unsigned long long)h, 0);
-        if (a->out_pos + pad + need - a->out_head > n) {
-            __nanosleep(sleep_ns);
-            sleep_ns = sleep_ns < 20000 ? sleep_ns * 2 : sleep_ns;
-        }
-    }
     if (pad && lane == 0) {
-        unsigned char *ps = gtap_gn.outbox_slots + (size_t)at * GTAP_NODE_SLOT_BYTES;
-        gtap_st_relaxed_sys_v4(ps, make_uint4(GTAP_NODE_MSG_PAD | (pad << 16), 0u, 0u, a->out_seq));
+        unsigned char *ps = t->slots + (size_t)at * GTAP_NODE_SLOT_BYTES;
+        gtap_st_relaxed_sys_v4(ps, make_uint4(GTAP_NODE_MSG_PAD | (pad << 16), 0u, 0u, t->seq));
     }
     if (pad)
-        a->out_seq++;
-    unsigned char *slot = gtap_gn.outbox_slots + (size_t)((a->out_pos + pad) & (n - 1)) * GTAP_NODE_SLOT_BYTES;
+        t->seq++;
+    unsigned char *slot = t->slots + (size_t)((t->pos + pad) & (n - 1)) * GTAP_NODE_SLOT_BYTES;
     if (lane == 0)
-        gtap_st_relaxed_sys_v4(slot, make_uint4(kind | (need << 16), bytes, arg, a->out_seq));
-    a->out_seq++;
+        gtap_st_relaxed_sys_v4(slot, make_uint4(kind | (need << 16), bytes, arg, t->seq));
+    t->seq++;
     const uint32_t chunks = (bytes + 15) / 16;
     gtap_gn_copy_out(slot + GTAP_NODE_MSG_HEADER_BYTES, (const uint4 *)payload, chunks, lane);
     __threadfence_system(); /* every lane: its slot stores before the tail below */
     __syncwarp();
-    a->out_pos += pad + need;
+    t->pos += pad + need;
     if (lane == 0) {
         __threadfence_system(); /* the other lanes' stores, observed through the barrier */
-        gtap_st_release_sys_u64(&r->outbox.tail, a->out_pos); /* N1: the slots are written */
+        gtap_st_release_sys_u64(t->tail, t->pos); /* N1: the slots are written */
     }
 }
 
-/* ---- inbox (N1-N3): warp-collective ------------------------------------------------------- */
+/* Posts one message, waiting for room: the consumer (the proxy, or a peer's agent for a
+ * reply, which always finds room: GTAP_GN_DIRECT_REPLY_SLOTS) drains independently. */
+GTAP_GN_COLD void gtap_gn_tx_post(gtap_gn_tx *t, uint32_t lane, unsigned kind, uint32_t arg,
+                                  const unsigned char *payload, uint32_t bytes)
+{
+    const uint32_t span = gtap_gn_tx_span(t, bytes);
+    uint32_t sleep_ns = 100;
+    __syncwarp(); /* lane 0's writes of the payload are visible to every lane */
+    while (!gtap_gn_tx_room(t, lane, span, 0)) {
+        __nanosleep(sleep_ns);
+        sleep_ns = sleep_ns < 20000 ? sleep_ns * 2 : sleep_ns;
+    }
+    gtap_gn_tx_write(t, lane, kind, arg, payload, bytes);
+}
+
+/* Posts one message if it leaves `keep` slots free; returns 0 (nothing written) if not. */
+GTAP_GN_COLD int gtap_gn_tx_try_post(gtap_gn_tx *t, uint32_t lane, unsigned kind, uint32_t arg,
+                                     const unsigned char *payload, uint32_t bytes, uint32_t keep)
+{
+    __syncwarp(); /* lane 0's writes of the payload are visible to every lane */
+    if (!gtap_gn_tx_room(t, lane, gtap_gn_tx_span(t, bytes), keep))
+        return 0;
+    gtap_gn_tx_write(t, lane, kind, arg, payload, bytes);
+    return 1;
+}
+
+/* Posts one message to the proxy (the outbox). */
+GTAP_DEV void gtap_gn_post(gtap_gn_agent *a, uint32_t lane, unsigned kind, uint32_t arg,
+                           const unsigned char *payload, uint32_t bytes)
+{
+    gtap_gn_tx_post(&a->out, lane, kind, arg, payload, bytes);
+}
+
+/* ---- consuming (N1-N3): warp-collective ---------------------------------------------------- */
 
 /* The next message, copied into gtap_gn.in_buf; returns its kind (0: none, -1: malformed).
- * The message stays owned until gtap_gn_inbox_pop. */
-GTAP_GN_COLD int gtap_gn_inbox_next(gtap_gn_agent *a, uint32_t lane, uint32_t *arg, uint32_t *bytes,
-                                uint32_t *nslots)
+ * The message stays owned until gtap_gn_rx_pop. */
+GTAP_GN_COLD int gtap_gn_rx_next(gtap_gn_rx *r, uint32_t lane, uint32_t *arg, uint32_t *bytes, uint32_t *nslots)
 {
-    gtap_node_region *r = gtap_gn.region;
-    const uint32_t n = gtap_gn.ring_slots;
+    const uint32_t n = r->n;
     for (;;) {
-        if (a->in_pos == a->in_tail) {
+        if (r->pos == r->tail_seen) {
             uint64_t t = 0;
             if (lane == 0)
-                t = gtap_ld_acquire_sys_u64(&r->inbox.tail); /* N1: slots up to t are written */
-            a->in_tail = __shfl_sync(GTAP_GN_FULL, (unsigned long long)t, 0);
-            if (a->in_pos == a->in_tail)
+                t = gtap_ld_acquire_sys_u64(r->tail); /* N1: slots up to t are written */
+            r->tail_seen = __shfl_sync(GTAP_GN_FULL, (unsigned long long)t, 0);
+            if (r->pos == r->tail_seen)
                 return 0;
         }
-        const unsigned char *slot = gtap_gn.inbox_slots + (size_t)(a->in_pos & (n - 1)) * GTAP_NODE_SLOT_BYTES;
+        const unsigned char *slot = r->slots + (size_t)(r->pos & (n - 1)) * GTAP_NODE_SLOT_BYTES;
         uint4 h = make_uint4(0, 0, 0, 0);
         if (lane == 0)
             h = gtap_ld_relaxed_sys_v4(slot);
@@ -119,11 +160,11 @@ GTAP_GN_COLD int gtap_gn_inbox_next(gtap_gn_agent *a, uint32_t lane, uint32_t *a
         h.z = __shfl_sync(GTAP_GN_FULL, h.z, 0);
         const uint32_t kind = h.x & 0xffffu, ns = h.x >> 16;
         const uint32_t need = (GTAP_NODE_MSG_HEADER_BYTES + h.y + GTAP_NODE_SLOT_BYTES - 1) / GTAP_NODE_SLOT_BYTES;
-        if (ns == 0 || ns > GTAP_NODE_MAX_MESSAGE_SLOTS || a->in_pos + ns > a->in_tail ||
-            (a->in_pos & (n - 1)) + ns > n || (kind != GTAP_NODE_MSG_PAD && need != ns))
+        if (ns == 0 || ns > GTAP_NODE_MAX_MESSAGE_SLOTS || r->pos + ns > r->tail_seen ||
+            (r->pos & (n - 1)) + ns > n || (kind != GTAP_NODE_MSG_PAD && need != ns))
             return -1;
         if (kind == GTAP_NODE_MSG_PAD) {
-            a->in_pos += ns; /* published with the next pop */
+            r->pos += ns; /* published with the next pop */
             continue;
         }
         /* Every lane reads payload: each orders its reads after lane 0's acquire of tail,
@@ -141,11 +182,11 @@ GTAP_GN_COLD int gtap_gn_inbox_next(gtap_gn_agent *a, uint32_t lane, uint32_t *a
 
 /* Releases the message (N3: it was copied out). Before a head past IMPORT or RESULTS, the
  * caller has stored idle = 0 (N4); the release orders it. */
-GTAP_DEV void gtap_gn_inbox_pop(gtap_gn_agent *a, uint32_t lane, uint32_t nslots)
+GTAP_DEV void gtap_gn_rx_pop(gtap_gn_rx *r, uint32_t lane, uint32_t nslots)
 {
-    a->in_pos += nslots;
+    r->pos += nslots;
     if (lane == 0)
-        gtap_st_release_sys_u64(&gtap_gn.region->inbox.head, a->in_pos);
+        gtap_st_release_sys_u64(r->head, r->pos);
 }
 
 #endif /* GTAP_GPU_NODE_MAILBOX_CUH */

@@ -1,11 +1,13 @@
 /* inter_gpu/gpu/gpu_node_results.cuh - results (gtap/node_iface.h N7): RESULTS batches
  * complete the stubs of exported tasks like local children (docs/join.md J1-J4), and the
- * done ring's finished imported tasks go home as COMPLETION batches.
+ * done ring's finished imported tasks go home as result batches (COMPLETION through the
+ * proxy, or RESULTS straight to a direct peer).
  */
 #ifndef GTAP_GPU_NODE_RESULTS_CUH
 #define GTAP_GPU_NODE_RESULTS_CUH
 
 #include "inter_gpu/gpu/gpu_node_batch.cuh"
+#include "inter_gpu/gpu/gpu_node_direct_send.cuh"
 #include "inter_gpu/gpu/gpu_node_mailbox.cuh"
 #include "inter_gpu/gpu/gpu_node_queue.cuh"
 #include "inter_gpu/gpu/gpu_node_state.cuh"
@@ -193,7 +195,7 @@ GTAP_GN_COLD uint32_t gtap_gn_drain_done(gtap_gn_agent *a, gtap_warp_sh *sh, uin
         if ((other || over) && count) {
             /* another origin or a full message: post this one, go on with a new one */
             gtap_gn_batch_close(GTAP_WIRE_RESULTS, lane, used, count);
-            gtap_gn_post(a, lane, GTAP_NODE_MSG_COMPLETION, origin, gtap_gn.out_buf, used);
+            gtap_gn_send_results(a, lane, origin, used, count);
             used = GTAP_WIRE_BATCH_HEADER_BYTES;
             count = 0;
             origin = GTAP_NO_TASK;
@@ -204,7 +206,7 @@ GTAP_GN_COLD uint32_t gtap_gn_drain_done(gtap_gn_agent *a, gtap_warp_sh *sh, uin
     }
     if (count) {
         gtap_gn_batch_close(GTAP_WIRE_RESULTS, lane, used, count);
-        gtap_gn_post(a, lane, GTAP_NODE_MSG_COMPLETION, origin, gtap_gn.out_buf, used);
+        gtap_gn_send_results(a, lane, origin, used, count);
     }
     a->holds = __shfl_sync(GTAP_GN_FULL, a->holds, 0);
     gtap_thread_node_publish(sh, a->w, lane);

@@ -8,6 +8,7 @@
 #include "gtap/join.cuh"
 #include "gtap/node_hooks.cuh"
 #include "gtap/node_iface.h"
+#include "gtap/rtt_hist.h"
 #include "gtap/wire.h"
 #include "gtap/worker_thread_node.cuh"
 
@@ -25,6 +26,55 @@ typedef struct gtap_gnode_origin {
     uint32_t hops;
     uint64_t origin_task;
 } gtap_gnode_origin;
+
+/* A producer's view of a ring (node_iface.h N1-N3): the slots and counters, and how far it
+ * got. The agent produces into the outbox and into its direct peers' rings. */
+typedef struct gtap_gn_tx {
+    unsigned char *slots;
+    uint64_t *head, *tail;       /* the consumer's and our counter */
+    uint32_t n;                  /* slots, a power of two */
+    uint32_t seq;                /* next message sequence number */
+    uint64_t pos, head_seen;     /* slots produced (our tail); the consumer's head as last read */
+} gtap_gn_tx;
+
+/* A consumer's view of a ring: the inbox, and the rings its direct peers produce into. */
+typedef struct gtap_gn_rx {
+    const unsigned char *slots;
+    uint64_t *head, *tail;
+    uint32_t n;
+    uint32_t pad;
+    uint64_t pos, tail_seen;     /* slots consumed (our head); the producer's tail as last read */
+} gtap_gn_rx;
+
+/* ---- direct steals within a host (node_iface.h N10, docs/dist.md) --------------------------- */
+
+/* A direct ring: its counters (the consumer's head at 0, the producer's tail at 128, each on a
+ * line of its own), then its slots. It lives in the consumer's GPU memory; the producer
+ * writes it through a CUDA IPC mapping (over NVLink, or the same GPU's memory). */
+#define GTAP_GN_DIRECT_SLOTS 1024u
+#define GTAP_GN_DIRECT_CTL_BYTES 256u
+#define GTAP_GN_DIRECT_RING_BYTES (GTAP_GN_DIRECT_CTL_BYTES + GTAP_GN_DIRECT_SLOTS * GTAP_NODE_SLOT_BYTES)
+/* Slots every message but a reply leaves free: a reply (EXPORTED) is never more than a
+ * message plus the PAD before it, at most one is outstanding per ring (a thief asks a peer
+ * again only after it read the reply), so it always finds room and never waits on a peer
+ * that may itself be waiting to post to us. */
+#define GTAP_GN_DIRECT_REPLY_SLOTS (2u * GTAP_NODE_MAX_MESSAGE_SLOTS)
+/* The thief's back-off after a reply without tasks: from the first, doubling, to the longest
+ * (ns); as the proxy's for a GPU node (docs/dist.md, "A wide node's proxy"). */
+#define GTAP_GN_DIRECT_BACKOFF_NS 20000ull
+#define GTAP_GN_DIRECT_BACKOFF_MAX_NS 100000ull
+
+/* One direct peer: its rank, the two rings, and the state of both across runs. Device
+ * memory; the agent (lane 0 writes, after a __syncwarp every lane reads) owns it. */
+typedef struct gtap_gn_direct_peer {
+    uint32_t rank;
+    uint32_t req_id;             /* the last export request sent to this peer */
+    uint32_t req_open;           /* 1 while it is unanswered (it may be of an earlier run) */
+    uint32_t pad;
+    uint64_t req_sent_ns;
+    gtap_gn_rx in;               /* ring from the peer, in our memory */
+    gtap_gn_tx out;              /* ring to the peer, in its memory */
+} gtap_gn_direct_peer;
 
 /* Scratch buffers: one message payload plus room for 16-byte copies past its end. */
 #define GTAP_GNODE_BUF_BYTES (GTAP_NODE_MAX_MESSAGE_SLOTS * GTAP_NODE_SLOT_BYTES + 64u)
@@ -50,6 +100,10 @@ typedef struct gtap_gnode_dev {
                                      agent's deque, id | queue << 28 (gtap_gn_push) */
     unsigned char *in_buf;        /* the inbox message being handled */
     unsigned char *out_buf;       /* the outbox message being built */
+    gtap_gn_direct_peer *direct;  /* [ndirect]: peers of this host reached directly (N10) */
+    uint32_t ndirect;
+    uint32_t stats;               /* GTAP_STATS: the agent computes round-trip percentiles */
+    uint32_t *rtt_hist;           /* [GTAP_RTT_BUCKETS]: this run's direct steal round trips */
 } gtap_gnode_dev;
 
 static __constant__ gtap_gnode_dev gtap_gn;
@@ -79,9 +133,11 @@ enum {
 };
 
 typedef struct gtap_gn_agent {
-    uint64_t in_pos, in_tail;    /* inbox: slots consumed (our head), last tail seen */
-    uint64_t out_pos, out_head;  /* outbox: slots produced (our tail), last head seen */
-    uint32_t out_seq;
+    gtap_gn_rx in;               /* the inbox */
+    gtap_gn_tx out;              /* the outbox */
+    gtap_node_direct direct;     /* this run's direct traffic (published to region->direct) */
+    uint64_t direct_next_ns;     /* no direct request before this time (back-off) */
+    uint64_t direct_backoff_ns;  /* the next back-off after an empty reply */
     uint32_t epoch;              /* this run (N5) */
     uint32_t launch_tag;         /* gtap_nh_launch_tag() of this launch */
     uint32_t holds;              /* increments of ctl->active the agent owns */
@@ -128,7 +184,8 @@ typedef struct gtap_gn_agent {
 enum gtap_gn_part {
     GTAP_GN_PART_IMPORT = 1,  /* gpu_node_import.cuh */
     GTAP_GN_PART_RESULTS = 2, /* gpu_node_results.cuh */
-    GTAP_GN_PART_AGENT = 3    /* gpu_node_agent.cuh */
+    GTAP_GN_PART_AGENT = 3,   /* gpu_node_agent.cuh */
+    GTAP_GN_PART_DIRECT = 4   /* gpu_node_direct.cuh */
 };
 
 /* gtap_gn_agent.failed for the current line of `part`: nonzero, part << 16 | line. */
@@ -140,6 +197,7 @@ GTAP_DEV const char *gtap_gn_part_file(uint32_t part)
     case GTAP_GN_PART_IMPORT: return "gpu_node_import.cuh";
     case GTAP_GN_PART_RESULTS: return "gpu_node_results.cuh";
     case GTAP_GN_PART_AGENT: return "gpu_node_agent.cuh";
+    case GTAP_GN_PART_DIRECT: return "gpu_node_direct.cuh";
     default: return "gpu_node";
     }
 }

@@ -105,6 +105,14 @@ typedef struct gtap_dist_stats {
     uint64_t stop_latency_ns;   /* termination decided (rank 0) to this rank leaving the run */
     uint64_t termination_mode;  /* 1 = root completion, 2 = Safra token */
     uint64_t safra_waves;       /* token waves rank 0 started */
+    /* round trips of the proxy's steals that brought tasks: request sent to reply received (ns) */
+    uint64_t steal_rtt_n, steal_rtt_p50_ns, steal_rtt_p99_ns;
+    /* direct steals within a host (GPU nodes, no proxy on the way; docs/dist.md): counted by
+     * the node, round trips of those that brought tasks from the thief's request posted to
+     * its reply read */
+    uint64_t direct_steals_attempted, direct_steals_succeeded, direct_requests_received;
+    uint64_t direct_tasks_in, direct_tasks_out, direct_results_in, direct_results_out;
+    uint64_t direct_rtt_n, direct_rtt_p50_ns, direct_rtt_p99_ns;
 } gtap_dist_stats;
 
 /* Collective. Copies every rank's statistics of the last run into all[0..size) on rank 0

@@ -55,6 +55,15 @@ void gtap_dist_region_free_host(gtap_node_region *r);
  * layer is not active or a node is attached, GTAP_DIST_ERR_DEVICE on a shared GPU. */
 int gtap_dist_attach_node(gtap_node_region *region, const gtap_dist_node_desc *desc);
 
+/* The other ranks of this host (as GTAP_DIST_FAKE_NODE_SIZE pretends, for tests), in
+ * ascending order: sets *ranks (owned by the layer) and returns how many. */
+int gtap_dist_host_peers(const int **ranks);
+
+/* After attaching, outside runs: the ranks[0..n) of this host that the node steals from
+ * directly (node_iface.h N10); the proxy then steals only from the others. Not collective;
+ * every rank says it of its own peers. Detaching forgets the list. */
+int gtap_dist_set_direct_peers(const int *ranks, int n);
+
 /* Takes the region back from the proxy (after the last run). */
 int gtap_dist_detach_node(void);
 

@@ -7,7 +7,8 @@
  * "Node interface", is the prose version; rules are cited as "node_iface N1..N8".
  *
  *   region:  [identity 128 B][status 128 B][control 128 B][inbox ring ctl 256 B]
- *            [outbox ring ctl 256 B][inbox slots: ring_slots x 256 B][outbox slots: ...]
+ *            [outbox ring ctl 256 B][direct 128 B][inbox slots: ring_slots x 256 B]
+ *            [outbox slots: ...]
  *
  * N1 Rings. The inbox is written by the proxy and read by the node; the outbox the other way.
  *    `tail` counts slots produced (only the producer writes it, store-release after the slots
@@ -52,6 +53,14 @@
  *    GTAP_NODE_EXPORT_THIEF_IDLE, so work flows only from full nodes to hungry ones, and
  *    from any node with queued tasks to idle ones. Termination uses idle alone (N4). A node that never
  *    writes it (the CPU reference node) is never hungry.
+ * N10 Direct steals. A node may also exchange EXPORT_REQUEST, EXPORTED and RESULTS with
+ *    nodes of its host over rings of its own, with no proxy on the way (the GPU node:
+ *    docs/dist.md "Direct steals within a host"). It counts what travelled that way in the
+ *    `direct` block, per run: the proxy adds basic_sent - basic_received to its Safra count
+ *    and turns black when basic_received grew (docs/dist.md T3), reading the block after
+ *    idle == 1 (acquire); the node stores idle = 0 before it counts a received basic
+ *    message, and counts a sent one before the message can be read. A node that never
+ *    steals directly leaves the block zero.
  */
 #ifndef GTAP_NODE_IFACE_H
 #define GTAP_NODE_IFACE_H
@@ -59,7 +68,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define GTAP_NODE_IFACE_VERSION 1
+#define GTAP_NODE_IFACE_VERSION 2
 #define GTAP_NODE_MAGIC 0x494e5447u /* "GTNI" in memory order */
 
 #define GTAP_NODE_SLOT_BYTES 256u
@@ -143,6 +152,21 @@ typedef struct gtap_node_control {
     uint64_t reserved[15];
 } gtap_node_control;
 
+/* Written by the node, read by the proxy: this run's traffic over direct rings (N10). The
+ * counters restart at 0 before RUN_BEGIN. */
+typedef struct gtap_node_direct {
+    uint64_t basic_sent;        /* task batches with >= 1 task and result batches sent (T3) */
+    uint64_t basic_received;    /* ... received; stored after idle = 0 */
+    uint64_t steals_attempted;  /* export requests sent to direct peers */
+    uint64_t steals_succeeded;  /* ... answered with >= 1 task */
+    uint64_t tasks_in, tasks_out;     /* records received / sent */
+    uint64_t results_in, results_out; /* result entries received / sent */
+    uint64_t requests_received; /* export requests of direct peers */
+    uint64_t rtt_n;             /* round trips of steals that brought tasks (request posted to reply read) */
+    uint64_t rtt_p50_ns, rtt_p99_ns; /* their median and 99th percentile (gtap/rtt_hist.h) */
+    uint64_t reserved[4];
+} gtap_node_direct;
+
 /* The region. Slots start at inbox_offset / outbox_offset bytes from the region start. */
 typedef struct gtap_node_region {
     /* identity: written once by gtap_node_region_init, before the node starts */
@@ -163,7 +187,8 @@ typedef struct gtap_node_region {
     gtap_node_control control; /* offset 256 */
     gtap_node_ring inbox;      /* offset 384 */
     gtap_node_ring outbox;     /* offset 640 */
-} gtap_node_region;          /* 896 bytes; slots follow from offset 1024 */
+    gtap_node_direct direct;   /* offset 896 (N10) */
+} gtap_node_region;          /* 1024 bytes; slots follow */
 
 /* region flags */
 #define GTAP_NODE_REGION_NO_TASKWAIT 0x1u /* node built with GTAP_ASSUME_NO_TASKWAIT */
@@ -189,6 +214,8 @@ GTAP_NODE_STATIC_ASSERT(offsetof(gtap_node_region, status) == 128, "status offse
 GTAP_NODE_STATIC_ASSERT(offsetof(gtap_node_region, control) == 256, "control offset");
 GTAP_NODE_STATIC_ASSERT(offsetof(gtap_node_region, inbox) == 384, "inbox offset");
 GTAP_NODE_STATIC_ASSERT(offsetof(gtap_node_region, outbox) == 640, "outbox offset");
+GTAP_NODE_STATIC_ASSERT(sizeof(gtap_node_direct) == 128, "direct block");
+GTAP_NODE_STATIC_ASSERT(offsetof(gtap_node_region, direct) == 896, "direct offset");
 GTAP_NODE_STATIC_ASSERT(sizeof(gtap_node_region) <= GTAP_NODE_REGION_HEADER_BYTES, "region header");
 
 #endif /* GTAP_NODE_IFACE_H */

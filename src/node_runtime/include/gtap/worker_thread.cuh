@@ -134,23 +134,38 @@ GTAP_API void gtap_task_bad_state(gtap_worker *w, gtap_task t)
 #if defined(GTAP_DISTRIBUTED)
 /* A node's agent warp and the passive warps on its SM (node_hooks.cuh) run no tasks: the
  * agent runs its own loop, the others wait for the end. Returns 1 for those warps, after they
- * left the scheduler. Warp-collective. */
-GTAP_DEV int gtap_thread_node_role(gtap_thread_sh *ts, uint32_t w, uint32_t nworkers, uint32_t lane,
-                                   gtap_sched_rng *rng, gtap_stats_local *st)
+ * left the run; 0 for the workers, which then run gtap_thread_scheduler<true>. A call of its
+ * own, made before the scheduler: made inside it, the call to the agent kept the scheduler's
+ * values live across a call, and under the distributed build's 128-register cap ptxas
+ * spilled some of them in the task loop (binary tree 10-12% slower on one rank than without
+ * the distributed layer). Warp-collective. */
+static __device__ __noinline__ int gtap_thread_node_warp(void)
 {
-    if (lane == 0) /* this launch's progress counter, summed by the agent */
-        *(volatile unsigned long long *)&gtap_dev.stats[w].tasks = 0;
+    const uint32_t lane = threadIdx.x & 31;
+    const uint32_t wib = threadIdx.x >> 5;
+    const uint32_t w = blockIdx.x * (blockDim.x >> 5) + wib;
+    const uint32_t nworkers = gridDim.x * (blockDim.x >> 5);
+    if (w != GTAP_AGENT_WORKER && !gtap_nh_passive(w, lane))
+        return 0;
+    gtap_thread_sh *ts = gtap_thread_shared(wib);
+    if (gtap_sched_launch_check(nworkers, ts != NULL, blockDim.x, w, lane))
+        return 1;
+    if (lane == 0) {
+        gtap_thread_warp_init(ts, w);
+        *(volatile unsigned long long *)&gtap_dev.stats[w].tasks = 0; /* summed by the agent */
+    }
+    __syncwarp(); /* the warp's state is set before any lane reads it */
+    gtap_sched_rng rng = gtap_sched_rng_init(w, lane);
+    gtap_stats_local st = {};
     if (w == GTAP_AGENT_WORKER) {
-        gtap_gnode_agent(&ts->q, w, nworkers, lane, rng);
-    } else if (gtap_nh_passive(w, lane)) {
+        gtap_gnode_agent(&ts->q, w, nworkers, lane, &rng);
+    } else {
         if (lane == 0)
             while (gtap_ld_relaxed_u32(&gtap_dev.ctl->terminate) == GTAP_RUN)
                 __nanosleep(2000);
         __syncwarp();
-    } else {
-        return 0;
     }
-    gtap_sched_exit(w, nworkers, lane, st);
+    gtap_sched_exit(w, nworkers, lane, &st);
     return 1;
 }
 #endif
@@ -177,8 +192,8 @@ static __device__ __noinline__ void gtap_thread_scheduler(void)
     gtap_sched_rng rng = gtap_sched_rng_init(w, lane);
     gtap_stats_local st = {};
 #if defined(GTAP_DISTRIBUTED)
-    if (kNode && gtap_thread_node_role(ts, w, nworkers, lane, &rng, &st))
-        return;
+    if (kNode && lane == 0) /* this launch's progress counter, summed by the agent */
+        *(volatile unsigned long long *)&gtap_dev.stats[w].tasks = 0;
 #endif
     GTAP_PROFILE_DECL;
     uint32_t my_task = GTAP_NO_TASK, ntask = 0, cur = 0, active = 0;
@@ -263,7 +278,8 @@ GTAP_API void gtap_entry_run(void)
     /* The master lane that wrote the root's arguments runs it. */
 #if defined(GTAP_DISTRIBUTED)
     if (gtap_nh_attached()) {
-        gtap_thread_scheduler<true>();
+        if (!gtap_thread_node_warp())
+            gtap_thread_scheduler<true>();
         return;
     }
 #endif
