@@ -363,7 +363,7 @@ static void lower_return(unit *u, taskfn *fn, int r)
     edit_add(&fn->edits, f, t->v[r].begin, t->v[e].begin, sb_str(&sb));
     sb_free(&sb);
     sb_printf(&sb, "%s; ", brace ? "" : ")");
-    if (fn->worker == WORKER_BLOCK && fn->return_thread > 0)
+    if (fn->worker == WORKER_BLOCK) /* gtap_gen.h, block mode: one call, from the result thread */
         sb_printf(&sb, "if (threadIdx.x == %d) ", fn->return_thread);
     sb_append(&sb, "gtap_task_return(gtapgen_w, gtapgen_t, &gtapgen_rv, (unsigned)sizeof gtapgen_rv); return; }");
     edit_add(&fn->edits, f, t->v[e].end, end, sb_str(&sb));

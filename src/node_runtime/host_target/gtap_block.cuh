@@ -6,7 +6,8 @@
  * taskwait as real barriers, __shared__ variables shared, locals per thread; warp
  * collectives in gtap_host_warp.h). Task semantics are the GPU block mode's (gtap_gen.h):
  * every thread that reaches a spawn spawns its own child, taskwait and the final return are
- * collective, the task's result is thread 0's return value. What both host APIs share is
+ * collective, the task's result is its result thread's return value (return_thread, default
+ * 0). What both host APIs share is
  * gtap_host_api.h.
  */
 #ifndef GTAP_HOST_BLOCK_CUH

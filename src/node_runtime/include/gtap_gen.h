@@ -63,7 +63,8 @@
  *
  * Block mode (gtap_block.cuh): the whole thread block executes the state machine. Every
  * thread that reaches a spawn spawns its own child; gtap_task_join and the final return are
- * collective (all threads reach them); the task's result is thread 0's return value.
+ * collective (all threads reach them); the task's result is the return value of its result
+ * thread (`#pragma gtap function return_thread(k)`, default 0).
  * GTAP_LANES is the block size and GTAP_LANE is threadIdx.x, so each thread keeps its own
  * copy of every spilled local. In thread mode and on the host GTAP_LANES is 1, GTAP_LANE 0.
  * ---------------------------------------------------------------------------------------
@@ -189,8 +190,8 @@ void *gtap_task_spawn(gtap_worker *w, gtap_task parent, unsigned fn, unsigned da
 int gtap_task_join(gtap_worker *w, gtap_task t, int resume_state, int queue);
 
 /* Stores t's return value (size bytes at value) into t's result destination, if any. Called
- * once, immediately before the state machine returns for the last time. Block mode: every
- * thread may call it; thread 0's value is kept. */
+ * once, immediately before the state machine returns for the last time. Block mode: only the
+ * function's result thread calls it (the generated code tests threadIdx.x). */
 void gtap_task_return(gtap_worker *w, gtap_task t, const void *value, unsigned size);
 
 /* Reports a resumption state the state machine does not know (a runtime or compiler bug) and

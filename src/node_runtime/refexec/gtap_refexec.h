@@ -13,7 +13,8 @@
  * runs on a simulated block of GTAP_BLOCK_SIZE threads (host_target/gtap_host_block.h), with
  * the GPU block mode's semantics (gtap_gen.h): every thread that reaches a spawn spawns its
  * own child; taskwait is a barrier of the whole block that counts every thread's spawns;
- * the task's result is thread 0's return value; queue(...) is ignored (EPAQ is thread-level).
+ * the task's result is its result thread's return value (return_thread, default 0);
+ * queue(...) is ignored (EPAQ is thread-level).
  * A barrier that not every thread reaches fails the run, naming the task.
  *
  * Header-only, C and C++ (block mode: C++). Define GTAP_TARGET_HOST before including
@@ -445,11 +446,7 @@ GTAP_API int gtap_task_join(gtap_worker *w, gtap_task t, int resume_state, int q
 
 GTAP_API void gtap_task_return(gtap_worker *w, gtap_task t, const void *value, unsigned size)
 {
-    gtap_rx_header *h = gtap_rx_hdr(w->rx, t);
-#if defined(GTAP_WORKER_IS_BLOCK)
-    if (threadIdx.x != 0)
-        return; /* the task's result is thread 0's return value (gtap_gen.h, block mode) */
-#endif
+    gtap_rx_header *h = gtap_rx_hdr(w->rx, t); /* block mode: only the result thread calls this */
     if (h->result_dst)
         memcpy(h->result_dst, value, size);
 }

@@ -157,8 +157,7 @@ GTAP_API void gtap_task_return(gtap_worker *w, gtap_task t, const void *value, u
 #if defined(GTAP_ASSUME_NO_TASKWAIT)
     (void)t; (void)value; (void)size;
 #else
-    if (threadIdx.x != 0)
-        return; /* the task's result is thread 0's return value */
+    /* only the function's result thread calls this (gtap_gen.h, block mode) */
     void *dst = (void *)(uintptr_t)gtap_header(t)->result_dst;
     if (dst)
         gtap_copy_result(dst, value, size);

@@ -1,5 +1,5 @@
 // Paper Program 5: parallel graph traversal with block-level workers, on a generated graph
-// (a 2-D grid with random shortcuts), checked against a CPU BFS. GPU only.
+// (a 2-D grid with random shortcuts), checked against a CPU BFS.
 #include "gtap_block.cuh"
 #include "../test_common.cuh"
 

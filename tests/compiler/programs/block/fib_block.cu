@@ -1,6 +1,6 @@
 // Block-level fib: thread 0 spawns, every thread joins; __shared__ memory and
 // __syncthreads() between joins; threads that did not spawn keep their own copies.
-// GPU only. Build with -DGTAP_BLOCK_SIZE=32.
+// Build with -DGTAP_BLOCK_SIZE=32.
 #include "gtap_block.cuh"
 #include "../test_common.cuh"
 
