@@ -170,10 +170,11 @@ static inline int gtap_hb_setup(gtap_hb *hb, uint32_t n)
         if (s && *s) {
             char *end;
             kb = strtoll(s, &end, 0);
-            if (*end || kb < 16 || kb > 1048576) {
-                fprintf(stderr, "gtap: warning: ignoring GTAP_HOST_STACK_KB=%s (not in [16, 1048576]); "
-                                "using 256\n", s);
-                kb = 256;
+            if (*end || kb < 16 || kb > 1048576) { /* a bad knob stops the run (docs/configuration.md) */
+                gtap_hb_fail(hb, "GTAP_HOST_STACK_KB=%s is not an integer in [16, 1048576] (KiB of stack per "
+                                 "simulated thread)", s);
+                hb->nthreads = 0; /* the next run checks it again */
+                return -1;
             }
         }
         hb->stack_bytes = (size_t)kb << 10;
