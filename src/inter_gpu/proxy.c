@@ -115,9 +115,7 @@ static void safra_add_direct(void)
     const gtap_node_direct *d = &P.region->direct;
     const uint64_t sent = __atomic_load_n(&d->basic_sent, __ATOMIC_ACQUIRE);
     const uint64_t received = __atomic_load_n(&d->basic_received, __ATOMIC_ACQUIRE);
-    P.safra.count += (int64_t)(sent - P.direct_sent_seen) - (int64_t)(received - P.direct_received_seen);
-    if (received != P.direct_received_seen)
-        P.safra.black = 1;
+    gtap_safra_counted(&P.safra, sent - P.direct_sent_seen, received - P.direct_received_seen);
     P.direct_sent_seen = sent;
     P.direct_received_seen = received;
 }

@@ -31,6 +31,13 @@ enum { GTAP_SAFRA_NONE = 0, GTAP_SAFRA_SEND = 1, GTAP_SAFRA_TERMINATED = 2 };
 void gtap_safra_reset(gtap_safra *s, int rank, int nranks);
 static inline void gtap_safra_sent(gtap_safra *s) { s->count++; }
 static inline void gtap_safra_received(gtap_safra *s) { s->count--; s->black = 1; }
+/* Basic messages the node sent and received on its own (node_iface.h N10) since the last call. */
+static inline void gtap_safra_counted(gtap_safra *s, uint64_t sent, uint64_t received)
+{
+    s->count += (int64_t)sent - (int64_t)received;
+    if (received)
+        s->black = 1;
+}
 /* The token arrived (from rank - 1). Returns -1 if this rank already holds one (a bug). */
 int gtap_safra_token_arrived(gtap_safra *s, int64_t q, int black, uint32_t wave);
 

@@ -24,6 +24,7 @@
 enum { GTAP_GNODE_DX_FLAGS, GTAP_GNODE_DX_HANDLE, GTAP_GNODE_DX_UUID = GTAP_GNODE_DX_HANDLE + 8,
        GTAP_GNODE_DX_WORDS = GTAP_GNODE_DX_UUID + 2 };
 #define GTAP_GNODE_DX_OFFERS 0x1ull /* GTAP_DIST_DIRECT=1 and its rings are exported */
+#define GTAP_GNODE_DX_FAILED 0x2ull /* a bad GTAP_DIST_DIRECT or a failed allocation: every rank stops */
 
 typedef struct gtap_gnode_direct_host {
     void *opened[GTAP_GNODE_DIRECT_MAX]; /* peers' ring buffers mapped here (cudaIpcOpenMemHandle) */
@@ -116,22 +117,19 @@ static inline int gtap_gnode_direct_setup(gtap_gnode_dev *g, int dev, const char
     cudaGetDeviceProperties(&p, dev);
     memcpy(&mine[GTAP_GNODE_DX_UUID], p.uuid.bytes, 16);
     static_assert(sizeof(cudaIpcMemHandle_t) <= 8 * sizeof(uint64_t), "IPC handle words");
+    if (want < 0 || err != cudaSuccess)
+        mine[GTAP_GNODE_DX_FLAGS] = GTAP_GNODE_DX_FAILED;
     int rc = gtap_dist_allreduce_u64(dx, size * GTAP_GNODE_DX_WORDS, GTAP_DIST_SUM);
-    if (rc != 0 || want < 0 || err != cudaSuccess) {
-        /* a bad knob or a failed allocation on any rank: every rank must stop, not just this one */
-        uint64_t bad = rc != 0 || want < 0 || err != cudaSuccess;
-        gtap_dist_allreduce_u64(&bad, 1, GTAP_DIST_MAX);
+    int failed = -1; /* a rank that failed: every rank stops, not just that one */
+    for (int r = 0; r < size && failed < 0; r++)
+        if (dx[(size_t)r * GTAP_GNODE_DX_WORDS + GTAP_GNODE_DX_FLAGS] & GTAP_GNODE_DX_FAILED)
+            failed = r;
+    if (rc != 0 || failed >= 0) {
         free(dx), free(opened), free(direct_ranks), free(why), free(mapped), free(table);
+        if (failed >= 0 && failed != me)
+            fprintf(stderr, "gtap: error: rank %d: rank %d could not set up direct steals (its message is above)\n",
+                    me, failed);
         return (int)(err != cudaSuccess ? err : cudaErrorInvalidValue);
-    }
-    {
-        uint64_t bad = 0;
-        if (gtap_dist_allreduce_u64(&bad, 1, GTAP_DIST_MAX) != 0 || bad) {
-            free(dx), free(opened), free(direct_ranks), free(why), free(mapped), free(table);
-            fprintf(stderr, "gtap: error: rank %d: another rank could not set up direct steals (its message is "
-                            "above)\n", me);
-            return (int)cudaErrorInvalidValue;
-        }
     }
     /* map the peers' rings we can reach */
     for (int k = 0; k < npeers; k++) {

@@ -45,18 +45,13 @@ GTAP_GN_COLD int gtap_gn_direct_post(gtap_gn_agent *a, uint32_t lane, uint32_t i
 {
     __syncwarp(); /* lane 0's last update of the peer's state and the payload */
     gtap_gn_tx t = gtap_gn.direct[i].out;
-    const uint32_t span = gtap_gn_tx_span(&t, bytes);
-    int room = gtap_gn_tx_room(&t, lane, span, keep);
-    uint32_t sleep_ns = 100;
-    while (!room && keep == 0) { /* a reply: the thief reads its ring whatever it does */
-        __nanosleep(sleep_ns);
-        sleep_ns = sleep_ns < 20000 ? sleep_ns * 2 : sleep_ns;
-        room = gtap_gn_tx_room(&t, lane, span, 0);
-    }
+    /* a reply (keep 0) waits for room in gtap_gn_tx_post: the thief reads its ring whatever
+     * it does; room only grows meanwhile, so a message that found room here still has it */
+    const int room = keep == 0 || gtap_gn_tx_room(&t, lane, gtap_gn_tx_span(&t, bytes), keep);
     if (room) {
         if (basic)
             gtap_gn_direct_count_sent(a, lane);
-        gtap_gn_tx_write(&t, lane, kind, arg, payload, bytes);
+        gtap_gn_tx_post(&t, lane, kind, arg, payload, bytes);
     }
     if (lane == 0)
         gtap_gn.direct[i].out = t; /* the position, or the head we read */

@@ -117,17 +117,6 @@ GTAP_GN_COLD void gtap_gn_tx_post(gtap_gn_tx *t, uint32_t lane, unsigned kind, u
     gtap_gn_tx_write(t, lane, kind, arg, payload, bytes);
 }
 
-/* Posts one message if it leaves `keep` slots free; returns 0 (nothing written) if not. */
-GTAP_GN_COLD int gtap_gn_tx_try_post(gtap_gn_tx *t, uint32_t lane, unsigned kind, uint32_t arg,
-                                     const unsigned char *payload, uint32_t bytes, uint32_t keep)
-{
-    __syncwarp(); /* lane 0's writes of the payload are visible to every lane */
-    if (!gtap_gn_tx_room(t, lane, gtap_gn_tx_span(t, bytes), keep))
-        return 0;
-    gtap_gn_tx_write(t, lane, kind, arg, payload, bytes);
-    return 1;
-}
-
 /* Posts one message to the proxy (the outbox). */
 GTAP_DEV void gtap_gn_post(gtap_gn_agent *a, uint32_t lane, unsigned kind, uint32_t arg,
                            const unsigned char *payload, uint32_t bytes)
