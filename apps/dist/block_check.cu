@@ -12,8 +12,9 @@
 // Usage: block_check [depth=6] [mode=ok] [runs=1]. The other modes break a block rule in the
 // tasks at depth 1 and the run must fail, naming the rule: divergent_taskwait (only thread 0
 // reaches a taskwait), divergent_sync (only warp 0 reaches a __syncthreads), warp_lane (lane
-// 3 skips a shuffle its mask names). Host target only: on a GPU the bad modes hang or
-// corrupt the block (block_check is not built for GPUs). Build with GTAP_BLOCK_SIZE=64.
+// 3 skips a shuffle its mask names). The bad modes are for the host target only: on a GPU
+// they would hang or corrupt the block, so the GPU build refuses them. Build with
+// GTAP_BLOCK_SIZE=64.
 #include <stdlib.h>
 #include <string.h>
 #include "gtap_block.cuh"
@@ -134,6 +135,13 @@ int main(int argc, char **argv) {
         printf("FAIL: usage: block_check [depth 1..20] [ok|divergent_taskwait|divergent_sync|warp_lane] [runs]\n");
         return 1;
     }
+#if !defined(GTAP_TARGET_HOST)
+    if (mode != MODE_OK) {
+        printf("FAIL: mode %s breaks a block rule and would hang or corrupt a GPU block; it runs on the host "
+               "target only\n", m);
+        return 1;
+    }
+#endif
     APP_CUDA(gtap_initialize());
     for (int r = 0; r < runs; r++) {
         long long got = -1;

@@ -1,14 +1,17 @@
 /* inter_gpu/gpu/gpu_node.cuh - the GPU implementation of the node interface
- * (gtap/node_iface.h N1-N9), the agent warp of the thread-level persistent kernel: this
- * header includes its parts in order.
+ * (gtap/node_iface.h N1-N10), the agent warp of the persistent kernel: this header includes
+ * its parts in order.
  *
- * Included (through gpu_node_host.cuh) by gtap_thread.cuh in GTAP_DISTRIBUTED builds, after
- * the scheduler: the agent uses the deques and the record pool through
- * gtap/worker_thread_node.cuh and the hooks of gtap/node_hooks.cuh. The host half (region
+ * Included (through gpu_node_host.cuh) by gtap_thread.cuh and gtap_block.cuh in
+ * GTAP_DISTRIBUTED builds, after the scheduler: the agent uses the deques and the record
+ * pool through the worker-node interface (gtap_node_sh, gtap_worker_node_*) of
+ * gtap/worker_thread_node.cuh or gtap/worker_block_node.cuh, and the hooks of
+ * gtap/node_hooks.cuh. The host half (region
  * allocation, attach, device selection) is gpu_node_host.cuh. docs/dist.md, "The GPU node",
  * is the prose version.
  *
- * The agent is warp GTAP_AGENT_WORKER (1) of the grid. It runs no tasks; in a loop
+ * The agent is worker GTAP_AGENT_WORKER (1) of the grid: that warp with thread-level
+ * workers, warp 0 of that block with block-level ones. It runs no tasks; in a loop
  * (gpu_node_agent.cuh) it
  *   - reads the inbox (mapped pinned host memory, system-scope acquire of tail) and copies
  *     each message into device memory with wide loads before parsing it, since a PCIe round

@@ -183,7 +183,7 @@ GTAP_DEV int gtap_gn_aborting(uint32_t lane)
 }
 
 /* The opening reserve's step, while it takes or holds tasks. Returns 1 if it did work. */
-GTAP_DEV uint32_t gtap_gn_tend_reserve(gtap_gn_agent *a, gtap_warp_sh *sh, uint32_t lane)
+GTAP_DEV uint32_t gtap_gn_tend_reserve(gtap_gn_agent *a, gtap_node_sh *sh, uint32_t lane)
 {
     if (a->reserve_n == a->reserve_pos && !a->reserving)
         return 0;
@@ -193,7 +193,7 @@ GTAP_DEV uint32_t gtap_gn_tend_reserve(gtap_gn_agent *a, gtap_warp_sh *sh, uint3
 /* Handles up to GTAP_GN_INBOX_BATCH inbox messages (N6, N7, STOP). Before IMPORT and RESULTS
  * the node stops being idle; the pop's release orders that (N4). Returns 1 if there were
  * any. Warp-collective. */
-GTAP_DEV uint32_t gtap_gn_read_inbox(gtap_gn_agent *a, gtap_warp_sh *sh, uint32_t lane, gtap_sched_rng *rng)
+GTAP_DEV uint32_t gtap_gn_read_inbox(gtap_gn_agent *a, gtap_node_sh *sh, uint32_t lane, gtap_sched_rng *rng)
 {
     uint32_t work = 0;
     for (int m = 0; m < GTAP_GN_INBOX_BATCH && !a->stop && !a->failed; m++) {
@@ -248,12 +248,12 @@ GTAP_DEV uint32_t gtap_gn_read_inbox(gtap_gn_agent *a, gtap_warp_sh *sh, uint32_
 
 /* Moves backlog entries into the agent's deque as thieves make room, and publishes them.
  * Returns 1 if it moved any. Warp-collective. */
-GTAP_DEV uint32_t gtap_gn_refill_deque(gtap_gn_agent *a, gtap_warp_sh *sh, uint32_t lane)
+GTAP_DEV uint32_t gtap_gn_refill_deque(gtap_gn_agent *a, gtap_node_sh *sh, uint32_t lane)
 {
     uint32_t moved = lane == 0 ? (uint32_t)gtap_gn_refill(a, sh) : 0u;
     if (!__shfl_sync(GTAP_GN_FULL, moved, 0))
         return 0;
-    gtap_thread_node_publish(sh, a->w, lane);
+    gtap_worker_node_publish(sh, a->w, lane);
     return 1;
 }
 
@@ -276,11 +276,11 @@ GTAP_DEV uint32_t gtap_gn_post_root_done(gtap_gn_agent *a, uint32_t lane)
 
 /* Does the node hold any task (N4's "not idle")? Gives back the active-count increments
  * the agent no longer needs first. Warp-uniform (lane 0 decides). */
-GTAP_DEV uint32_t gtap_gn_busy(gtap_gn_agent *a, gtap_warp_sh *sh, uint32_t lane)
+GTAP_DEV uint32_t gtap_gn_busy(gtap_gn_agent *a, gtap_node_sh *sh, uint32_t lane)
 {
     uint32_t busy = 0;
     if (lane == 0) {
-        gtap_thread_node_refresh(sh, a->w); /* steal ends, if a push found them stale */
+        gtap_worker_node_refresh(sh, a->w); /* steal ends, if a push found them stale */
         gtap_gn_settle(a);
         busy = a->holds != 0 || gtap_ld_acquire_u32(&gtap_dev.ctl->active) != 0;
         /* Acquire above: a worker's done-ring entry precedes its going idle. */
@@ -332,7 +332,7 @@ GTAP_DEV uint32_t gtap_gn_pause(uint32_t *quiet, uint32_t work)
 
 /* ---- the loop ------------------------------------------------------------------------------- */
 
-static __device__ __noinline__ void gtap_gnode_agent(gtap_warp_sh *sh, uint32_t w, uint32_t nworkers, uint32_t lane,
+static __device__ __noinline__ void gtap_gnode_agent(gtap_node_sh *sh, uint32_t w, uint32_t nworkers, uint32_t lane,
                                                      gtap_sched_rng *rng)
 {
     gtap_gn_agent a;

@@ -81,7 +81,7 @@ GTAP_GN_COLD uint32_t gtap_gn_direct_steal(gtap_gn_agent *a, uint32_t lane, gtap
 
 /* EXPORTED from peer i (the batch in in_buf): the reply to our open request, imported if it
  * carries tasks. Returns 0 on a protocol error. Warp-collective. */
-GTAP_DEV int gtap_gn_direct_reply(gtap_gn_agent *a, gtap_warp_sh *sh, uint32_t lane, uint32_t i, uint32_t id,
+GTAP_DEV int gtap_gn_direct_reply(gtap_gn_agent *a, gtap_node_sh *sh, uint32_t lane, uint32_t i, uint32_t id,
                                   uint32_t bytes)
 {
     uint32_t count = 0, b = bytes;
@@ -127,7 +127,7 @@ GTAP_DEV int gtap_gn_direct_reply(gtap_gn_agent *a, gtap_warp_sh *sh, uint32_t l
 /* EXPORT_REQUEST `id` from peer i (its payload in in_buf): answered at once, with tasks as
  * the proxy's requests are (gtap_gn_export, N9 included) when it is of this run and the node
  * holds work; an idle node answers with none without looking (as a victim's proxy does, S3). */
-GTAP_DEV void gtap_gn_direct_request(gtap_gn_agent *a, gtap_warp_sh *sh, uint32_t lane, gtap_sched_rng *rng,
+GTAP_DEV void gtap_gn_direct_request(gtap_gn_agent *a, gtap_node_sh *sh, uint32_t lane, gtap_sched_rng *rng,
                                      uint32_t i, uint32_t id, uint32_t bytes)
 {
     const uint32_t *q = (const uint32_t *)gtap_gn.in_buf;
@@ -146,7 +146,7 @@ GTAP_DEV void gtap_gn_direct_request(gtap_gn_agent *a, gtap_warp_sh *sh, uint32_
 /* ---- both sides --------------------------------------------------------------------------- */
 
 /* Handles up to GTAP_GN_DIRECT_BATCH messages from peer i. Returns 1 if there were any. */
-GTAP_GN_COLD uint32_t gtap_gn_direct_serve(gtap_gn_agent *a, gtap_warp_sh *sh, uint32_t lane, gtap_sched_rng *rng,
+GTAP_GN_COLD uint32_t gtap_gn_direct_serve(gtap_gn_agent *a, gtap_node_sh *sh, uint32_t lane, gtap_sched_rng *rng,
                                            uint32_t i)
 {
     uint32_t work = 0;
@@ -186,7 +186,7 @@ GTAP_GN_COLD uint32_t gtap_gn_direct_serve(gtap_gn_agent *a, gtap_warp_sh *sh, u
 
 /* Looks at every direct peer's ring (a lane per peer) and serves those with messages.
  * Returns 1 if there were any. Warp-collective. */
-GTAP_DEV uint32_t gtap_gn_read_direct(gtap_gn_agent *a, gtap_warp_sh *sh, uint32_t lane, gtap_sched_rng *rng)
+GTAP_DEV uint32_t gtap_gn_read_direct(gtap_gn_agent *a, gtap_node_sh *sh, uint32_t lane, gtap_sched_rng *rng)
 {
     uint32_t work = 0;
     for (uint32_t base = 0; base < gtap_gn.ndirect && !a->failed; base += 32) {

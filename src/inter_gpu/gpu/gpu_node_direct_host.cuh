@@ -29,6 +29,7 @@ enum { GTAP_GNODE_DX_FLAGS, GTAP_GNODE_DX_HANDLE, GTAP_GNODE_DX_UUID = GTAP_GNOD
 typedef struct gtap_gnode_direct_host {
     void *opened[GTAP_GNODE_DIRECT_MAX]; /* peers' ring buffers mapped here (cudaIpcOpenMemHandle) */
     int nopened;
+    char ranks[256];                     /* their ranks, "1, 3", for the message of a failed run */
 } gtap_gnode_direct_host;
 
 static gtap_gnode_direct_host gtap_gnode_dh;
@@ -192,6 +193,8 @@ static inline int gtap_gnode_direct_setup(gtap_gnode_dev *g, int dev, const char
         t->out.n = GTAP_GN_DIRECT_SLOTS;
         direct_ranks[ndirect++] = j;
         gtap_gnode_dh.opened[gtap_gnode_dh.nopened++] = mapped[k];
+        const size_t used = strlen(gtap_gnode_dh.ranks);
+        snprintf(gtap_gnode_dh.ranks + used, sizeof gtap_gnode_dh.ranks - used, "%s%d", used ? ", " : "", j);
         why[k] = gtap_gnode_device_of(&dx[(size_t)j * GTAP_GNODE_DX_WORDS + GTAP_GNODE_DX_UUID]) == dev
                      ? "the same GPU (CUDA IPC)"
                      : "peer access (CUDA IPC)";
@@ -228,6 +231,7 @@ static inline void gtap_gnode_direct_release(void)
     for (int i = 0; i < gtap_gnode_dh.nopened; i++)
         cudaIpcCloseMemHandle(gtap_gnode_dh.opened[i]);
     gtap_gnode_dh.nopened = 0;
+    gtap_gnode_dh.ranks[0] = 0;
 }
 
 #endif /* GTAP_GPU_NODE_DIRECT_HOST_CUH */

@@ -29,7 +29,7 @@ GTAP_DEV void gtap_gn_put_task(uint32_t offset, uint32_t id, uint32_t fn, uint32
     t.result_bytes = gtap_gn.fns[fn].result_size;
     t.origin_rank = origin_rank;
     t.hops = hops;
-    t.block_threads = GTAP_WIRE_THREAD_LEVEL; /* the GPU node runs thread-level workers (docs/wire.md) */
+    t.block_threads = GTAP_GN_BLOCK_THREADS; /* the workers' granularity (docs/wire.md) */
     t.origin_task = origin_task;
     t.payload = NULL; /* copied below, as words */
     gtap_wire_task_header_words(p, &t);
@@ -43,7 +43,7 @@ GTAP_DEV void gtap_gn_put_task(uint32_t offset, uint32_t id, uint32_t fn, uint32
  * sum of the entry sizes (encoding 512 tasks on one lane took ~0.6 ms on a busy SM).
  * Records that owe a completion become stubs; records that may not migrate, or do not fit
  * the message, go back to the agent's deque. Warp-collective. */
-GTAP_GN_COLD uint32_t gtap_gn_export(gtap_gn_agent *a, gtap_warp_sh *sh, uint32_t lane, gtap_sched_rng *rng,
+GTAP_GN_COLD uint32_t gtap_gn_export(gtap_gn_agent *a, gtap_node_sh *sh, uint32_t lane, gtap_sched_rng *rng,
                                      uint32_t max_tasks, uint32_t max_bytes, uint32_t req_flags, uint32_t *count)
 {
     const uint32_t nq = (uint32_t)gtap_dev.num_queues;
@@ -72,7 +72,7 @@ GTAP_GN_COLD uint32_t gtap_gn_export(gtap_gn_agent *a, gtap_warp_sh *sh, uint32_
         if (!from_reserve) {
             victim = gtap_sched_rand(rng) % a->nworkers;
             q = nq > 1 ? gtap_sched_rand(rng) % nq : 0;
-            uint32_t c = gtap_q_probe(victim, q);
+            uint32_t c = gtap_worker_node_probe(victim, q);
             uint32_t best = __reduce_max_sync(GTAP_GN_FULL, c);
             if (best == 0) {
                 round++;
@@ -96,7 +96,7 @@ GTAP_GN_COLD uint32_t gtap_gn_export(gtap_gn_agent *a, gtap_warp_sh *sh, uint32_
             a->reserve_exported += k;
             from_reserve -= k;
         } else {
-            k = gtap_thread_node_steal(sh, victim, q, want, lane, &my); /* active += 1 */
+            k = gtap_worker_node_steal(sh, victim, q, want, lane, &my); /* active += 1 */
             if (k == 0) {
                 round++;
                 continue;
@@ -179,7 +179,7 @@ GTAP_GN_COLD uint32_t gtap_gn_export(gtap_gn_agent *a, gtap_warp_sh *sh, uint32_
     }
     GTAP_GN_T(a, GTAP_GN_P_EXPORT_STEAL);
     gtap_gn_batch_close(GTAP_WIRE_TASKS, lane, used, taken);
-    gtap_thread_node_publish(sh, a->w, lane);
+    gtap_worker_node_publish(sh, a->w, lane);
     if (lane == 0)
         gtap_gn_settle(a);
     GTAP_GN_T(a, GTAP_GN_P_EXPORT_PUBLISH);

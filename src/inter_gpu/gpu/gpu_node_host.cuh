@@ -114,14 +114,15 @@ static inline int gtap_gnode_attach(const gtap_dev_state *st, const gtap_config_
 {
     if (!gtap_dist_active())
         return 0;
-    if (c->mode != GTAP_MODE_THREAD) {
-        fprintf(stderr, "gtap: error: distributed runs need thread-level workers (gtap_thread.cuh); block-level "
-                        "workers have no GPU node yet (docs/dist.md)\n");
-        return (int)cudaErrorNotSupported;
-    }
-    if ((long long)c->grid_size * c->block_size < 64) {
+    /* The agent is worker GTAP_AGENT_WORKER (1): a warp, or in block mode a block. */
+    if (c->mode == GTAP_MODE_THREAD && (long long)c->grid_size * c->block_size < 64) {
         fprintf(stderr, "gtap: error: a distributed node needs at least 2 warps (one is the agent); grid %d x "
-                        "block %d\n", c->grid_size, c->block_size);
+                        "block %d (GTAP_GRID_SIZE)\n", c->grid_size, c->block_size);
+        return (int)cudaErrorInvalidConfiguration;
+    }
+    if (c->mode == GTAP_MODE_BLOCK && c->grid_size < 2) {
+        fprintf(stderr, "gtap: error: a distributed node of block-level workers needs at least 2 blocks (one is the "
+                        "agent); grid %d (GTAP_GRID_SIZE)\n", c->grid_size);
         return (int)cudaErrorInvalidConfiguration;
     }
     const gtap_program_desc *prog = &gtapgen_program;
@@ -313,11 +314,23 @@ static inline void gtap_gnode_detach(void)
 }
 
 /* After a failed run on an attached node: the other ranks cannot finish without this one,
- * so the whole job ends (docs/dist.md F1). The runtime printed the cause already. */
-static inline void gtap_gnode_run_failed(const char *what)
+ * so the whole job ends (docs/dist.md F1). The runtime printed the cause already.
+ * kernel_failed: the kernel died (a CUDA error), not a task-runtime error. */
+static inline void gtap_gnode_run_failed(const char *what, int kernel_failed)
 {
-    if (gtap_gnode_h.attached)
+    if (!gtap_gnode_h.attached)
+        return;
+    if (!kernel_failed || gtap_gnode_dh.nopened == 0) {
         gtap_dist_node_fatal(what);
+        return;
+    }
+    /* The agent writes into the GPU memory of its direct peers (N10): a peer process that
+     * died mid-run freed it, and this rank's kernel then fails on an illegal address before
+     * the launcher has reported the death. Name the peers, so that the message leads there. */
+    char msg[512];
+    snprintf(msg, sizeof msg, "%s (this rank's agent writes into the GPU memory of its direct-steal peers, "
+             "rank(s) %s: if one of them died, that ended this run)", what, gtap_gnode_dh.ranks);
+    gtap_dist_node_fatal(msg);
 }
 
 /* gtap_replicate for GPU programs: device buffers (cudaMalloc, or cudaGetSymbolAddress of a

@@ -46,19 +46,19 @@ GTAP_DEV void gtap_gn_fill_record(uint32_t id, const unsigned char *e, uint32_t 
  * gtap_gn_walk finds their offsets, then each lane checks, allocates and fills one record,
  * and lane 0 queues them. A malformed entry or an exhausted pool fails the run (N8; the
  * records made so far are queued). Warp-collective; the caller has stored idle = 0 (N4). */
-GTAP_GN_COLD void gtap_gn_import(gtap_gn_agent *a, gtap_warp_sh *sh, uint32_t lane, uint32_t bytes)
+GTAP_GN_COLD void gtap_gn_import(gtap_gn_agent *a, gtap_node_sh *sh, uint32_t lane, uint32_t bytes)
 {
     const unsigned char *buf = gtap_gn.in_buf;
-    uint32_t *xfer = gtap_thread_node_xfer(sh);
+    uint32_t *xfer = gtap_worker_node_xfer(sh);
     uint32_t count;
     uint32_t good = (uint32_t)gtap_gn_batch_open(GTAP_WIRE_TASKS, lane, &bytes, &count);
     if (lane == 0)
-        gtap_thread_node_alloc_expect(sh); /* enough free ids for the batch */
+        gtap_worker_node_alloc_expect(sh); /* enough free ids for the batch */
     uint32_t pos = GTAP_WIRE_BATCH_HEADER_BYTES, done = 0, exhausted = 0;
     while (good && !exhausted && done < count) {
         const uint32_t n = count - done < 32 ? count - done : 32;
         __syncwarp();
-        gtap_thread_node_alloc_refill(sh, a->w, lane);
+        gtap_worker_node_alloc_refill(sh, a->w, lane);
         good = (uint32_t)gtap_gn_walk(buf, bytes, &pos, n, GTAP_WIRE_TASK_HEADER_BYTES, lane, xfer);
         __syncwarp(); /* the offsets in xfer */
         uint32_t id = GTAP_NO_TASK, q = 0, valid = 1;
@@ -73,10 +73,10 @@ GTAP_GN_COLD void gtap_gn_import(gtap_gn_agent *a, gtap_warp_sh *sh, uint32_t la
             valid = !(flags & ~GTAP_WIRE_TASK_KNOWN_FLAGS) && fn < gtap_gn.num_functions &&
                     (gtap_gn.fns[fn].flags & GTAP_FN_MIGRATABLE) &&
                     ((const gtap_wire_task_header *)e)->payload_bytes == gtap_gn.fns[fn].data_size &&
-                    ((const gtap_wire_task_header *)e)->block_threads == GTAP_WIRE_THREAD_LEVEL &&
+                    ((const gtap_wire_task_header *)e)->block_threads == GTAP_GN_BLOCK_THREADS &&
                     state < GTAP_MAX_RESUME_STATES && q < (uint32_t)gtap_dev.num_queues;
             if (valid)
-                id = gtap_thread_node_alloc(sh, a->w);
+                id = gtap_worker_node_alloc(sh, a->w);
             if (id != GTAP_NO_TASK)
                 gtap_gn_fill_record(id, e, fn, state, q, flags);
         }
@@ -97,7 +97,7 @@ GTAP_GN_COLD void gtap_gn_import(gtap_gn_agent *a, gtap_warp_sh *sh, uint32_t la
     if (!good || exhausted)
         a->failed = GTAP_GN_FAILED_AT(GTAP_GN_PART_IMPORT);
     a->holds = __shfl_sync(GTAP_GN_FULL, a->holds, 0);
-    gtap_thread_node_publish(sh, a->w, lane);
+    gtap_worker_node_publish(sh, a->w, lane);
 }
 
 #endif /* GTAP_GPU_NODE_IMPORT_CUH */

@@ -30,12 +30,12 @@ GTAP_DEV void gtap_gn_settle(gtap_gn_agent *a)
 {
     if (a->holds == 0)
         return;
-    const uint32_t queued = gtap_thread_node_queued(a->w); /* a hint; quiesce orders */
+    const uint32_t queued = gtap_worker_node_queued(a->w); /* a hint; quiesce orders */
     uint32_t keep = queued || a->backlog_n || a->reserve_n != a->reserve_pos ? 1u : 0u; /* the reserve holds tasks too */
     if (a->holds == keep)
         return;
     if (!keep)
-        gtap_thread_node_quiesce(a->w);
+        gtap_worker_node_quiesce(a->w);
     gtap_fence_acq_rel(); /* as gtap_sched_go_idle_one: observed claims precede the decrement */
     gtap_atomic_add_acq_rel_i32(&gtap_dev.ctl->active, -(int32_t)(a->holds - keep));
     a->holds = keep;
@@ -44,12 +44,12 @@ GTAP_DEV void gtap_gn_settle(gtap_gn_agent *a)
 /* Queues runnable record `id` on the agent's deque q, or, when that is full, on the backlog.
  * Only idle workers steal from the agent, so on a busy node the deque can fill with parents
  * resumed by remote results and with imported tasks; the backlog moves into the deque as
- * room appears (gtap_gn_refill). Lane 0; the caller publishes (gtap_thread_node_publish). */
-GTAP_DEV void gtap_gn_push(gtap_gn_agent *a, gtap_warp_sh *sh, uint32_t q, uint32_t id)
+ * room appears (gtap_gn_refill). Lane 0; the caller publishes (gtap_worker_node_publish). */
+GTAP_DEV void gtap_gn_push(gtap_gn_agent *a, gtap_node_sh *sh, uint32_t q, uint32_t id)
 {
     gtap_gn_hold(a);
-    if (a->backlog_n == 0 && gtap_thread_node_room(sh, a->w, q)) {
-        gtap_thread_node_push(sh, a->w, q, id); /* has room: cannot fail */
+    if (a->backlog_n == 0 && gtap_worker_node_room(sh, a->w, q)) {
+        gtap_worker_node_push(sh, a->w, q, id); /* has room: cannot fail */
         return;
     }
     /* Every record is in the backlog at most once, and it has num_records + 1 entries. */
@@ -61,15 +61,15 @@ GTAP_DEV void gtap_gn_push(gtap_gn_agent *a, gtap_warp_sh *sh, uint32_t q, uint3
 
 /* Moves backlog entries into the agent's deque while it has room. Lane 0; the caller
  * publishes. Returns 1 if it moved any. */
-GTAP_DEV int gtap_gn_refill(gtap_gn_agent *a, gtap_warp_sh *sh)
+GTAP_DEV int gtap_gn_refill(gtap_gn_agent *a, gtap_node_sh *sh)
 {
     const uint32_t cap = gtap_dev.num_records + 1u;
     int moved = 0;
     while (a->backlog_n) {
         uint32_t e = gtap_gn.backlog[a->backlog_head], q = e >> 28;
-        if (!gtap_thread_node_room(sh, a->w, q))
+        if (!gtap_worker_node_room(sh, a->w, q))
             break;
-        gtap_thread_node_push(sh, a->w, q, e & 0x0fffffffu);
+        gtap_worker_node_push(sh, a->w, q, e & 0x0fffffffu);
         a->backlog_head = a->backlog_head + 1 == cap ? 0 : a->backlog_head + 1;
         a->backlog_n--;
         moved = 1;
@@ -79,7 +79,7 @@ GTAP_DEV int gtap_gn_refill(gtap_gn_agent *a, gtap_warp_sh *sh)
 
 /* Lane 0 queues every lane's record id (GTAP_NO_TASK: none) on the agent's deque q of that
  * lane (gtap_gn_push), in lane order. Warp-collective; the caller publishes. */
-GTAP_DEV void gtap_gn_push_lanes(gtap_gn_agent *a, gtap_warp_sh *sh, uint32_t lane, uint32_t id, uint32_t q)
+GTAP_DEV void gtap_gn_push_lanes(gtap_gn_agent *a, gtap_node_sh *sh, uint32_t lane, uint32_t id, uint32_t q)
 {
     uint32_t pending = __ballot_sync(GTAP_GN_FULL, id != GTAP_NO_TASK);
     while (pending) {

@@ -21,7 +21,7 @@
  * GTAP_DIST_RESERVE_ALONE, nothing else (gtap_gn_export). What no thief asked for within
  * GTAP_GN_RESERVE_KEEP_NS, or once every local worker is idle, goes to the agent's deque
  * for the local workers. Warp-collective; returns 1 if it took or released tasks. */
-GTAP_GN_COLD uint32_t gtap_gn_reserve_step(gtap_gn_agent *a, gtap_warp_sh *sh, uint32_t lane, uint64_t now)
+GTAP_GN_COLD uint32_t gtap_gn_reserve_step(gtap_gn_agent *a, gtap_node_sh *sh, uint32_t lane, uint64_t now)
 {
     const uint32_t nq = (uint32_t)gtap_dev.num_queues;
     uint32_t did = 0;
@@ -31,7 +31,7 @@ GTAP_GN_COLD uint32_t gtap_gn_reserve_step(gtap_gn_agent *a, gtap_warp_sh *sh, u
                 const uint32_t want = gtap_gn.reserve_max - a->reserve_n;
                 uint32_t my = GTAP_NO_TASK;
                 /* half of warp 0's published tasks, its oldest (the steal end) */
-                const uint32_t k = gtap_thread_node_steal(sh, 0, q, want < 32 ? want : 32, lane, &my);
+                const uint32_t k = gtap_worker_node_steal(sh, 0, q, want < 32 ? want : 32, lane, &my);
                 if (k == 0)
                     continue;
                 a->holds++; /* active += 1 by the steal */
@@ -55,7 +55,7 @@ GTAP_GN_COLD uint32_t gtap_gn_reserve_step(gtap_gn_agent *a, gtap_warp_sh *sh, u
                 gtap_gn_push(a, sh, gtap_gn.reserve[i] >> 28, gtap_gn.reserve[i] & 0x0fffffffu);
         a->reserve_pos = a->reserve_n;
         a->holds = __shfl_sync(GTAP_GN_FULL, a->holds, 0);
-        gtap_thread_node_publish(sh, a->w, lane);
+        gtap_worker_node_publish(sh, a->w, lane);
         did = 1;
     }
     __syncwarp();

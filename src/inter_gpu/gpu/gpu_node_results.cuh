@@ -66,10 +66,10 @@ GTAP_DEV int gtap_gn_apply_result(gtap_gn_agent *a, uint64_t origin_task, const 
  * finds their offsets (handed over in the warp's xfer array), then each lane checks and
  * completes one stub, and lane 0 queues the parents that became ready. An entry that names
  * no live stub fails the run (N8). Warp-collective; the caller has stored idle = 0 (N4). */
-GTAP_GN_COLD void gtap_gn_results(gtap_gn_agent *a, gtap_warp_sh *sh, uint32_t lane, uint32_t bytes)
+GTAP_GN_COLD void gtap_gn_results(gtap_gn_agent *a, gtap_node_sh *sh, uint32_t lane, uint32_t bytes)
 {
     const unsigned char *buf = gtap_gn.in_buf;
-    uint32_t *xfer = gtap_thread_node_xfer(sh);
+    uint32_t *xfer = gtap_worker_node_xfer(sh);
     uint32_t count;
     uint32_t good = (uint32_t)gtap_gn_batch_open(GTAP_WIRE_RESULTS, lane, &bytes, &count);
     uint32_t pos = GTAP_WIRE_BATCH_HEADER_BYTES, done = 0;
@@ -95,14 +95,14 @@ GTAP_GN_COLD void gtap_gn_results(gtap_gn_agent *a, gtap_warp_sh *sh, uint32_t l
     if (!good)
         a->failed = GTAP_GN_FAILED_AT(GTAP_GN_PART_RESULTS);
     a->holds = __shfl_sync(GTAP_GN_FULL, a->holds, 0);
-    gtap_thread_node_publish(sh, a->w, lane);
+    gtap_worker_node_publish(sh, a->w, lane);
 }
 
 /* Sends the results of finished imported tasks home: one COMPLETION per run of entries with
  * the same origin (a batch of at most one message); entries whose origin is this rank (the
  * task came home) complete their stub here. Warp-collective; returns the number of entries
  * handled. */
-GTAP_GN_COLD uint32_t gtap_gn_drain_done(gtap_gn_agent *a, gtap_warp_sh *sh, uint32_t lane)
+GTAP_GN_COLD uint32_t gtap_gn_drain_done(gtap_gn_agent *a, gtap_node_sh *sh, uint32_t lane)
 {
 #if defined(GTAP_ASSUME_NO_TASKWAIT)
     (void)a; (void)sh; (void)lane;
@@ -209,7 +209,7 @@ GTAP_GN_COLD uint32_t gtap_gn_drain_done(gtap_gn_agent *a, gtap_warp_sh *sh, uin
         gtap_gn_send_results(a, lane, origin, used, count);
     }
     a->holds = __shfl_sync(GTAP_GN_FULL, a->holds, 0);
-    gtap_thread_node_publish(sh, a->w, lane);
+    gtap_worker_node_publish(sh, a->w, lane);
     return handled;
 #endif
 }

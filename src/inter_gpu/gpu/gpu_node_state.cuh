@@ -10,7 +10,14 @@
 #include "gtap/node_iface.h"
 #include "gtap/rtt_hist.h"
 #include "gtap/wire.h"
+#if defined(GTAP_WORKER_IS_BLOCK)
+#include "gtap/worker_block_node.cuh"
+/* block_threads of this node's task entries (docs/wire.md): the block that runs a task */
+#define GTAP_GN_BLOCK_THREADS ((uint32_t)(GTAP_BLOCK_SIZE))
+#else
 #include "gtap/worker_thread_node.cuh"
+#define GTAP_GN_BLOCK_THREADS GTAP_WIRE_THREAD_LEVEL /* one thread runs a task */
+#endif
 
 /* What the agent needs to know about each task function. */
 typedef struct gtap_gnode_fn {

@@ -22,7 +22,10 @@
 #include "gtap_gen.h"
 #include "gtap/worker_block.cuh"
 #if defined(GTAP_DISTRIBUTED)
-#include "inter_gpu/gpu/block_node_stub.cuh" /* refuses distributed runs */
+#include "inter_gpu/gpu/gpu_node_host.cuh" /* the GPU node: agent block and host attach */
+/* Threads per task of this program's workers, for the start-up check of the distributed
+ * layer (docs/wire.md, block_threads; F3). */
+extern "C" __attribute__((weak)) const uint32_t gtap_worker_block_threads = GTAP_BLOCK_SIZE;
 #endif
 #include "gtap/host_api.cuh"
 

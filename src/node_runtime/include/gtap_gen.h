@@ -97,10 +97,25 @@
  * persistent kernel near 72 registers, for an occupancy the runtime never uses, and the
  * scheduling of the task code moved with every change around it (a load of the binary
  * tree's unrolled loop waited for the previous one: +15% at D=18). */
+/* A distributed block-level program (GTAP_DISTRIBUTED): the GPU node's agent is in the entry
+ * kernel's call graph, and ptxas gave the kernel the distributed build's cap of 128
+ * registers per thread (-maxrregcount, src/inter_gpu/CMakeLists.txt): blocks of 64 threads
+ * then fit 8 per SM where the program alone fits 16-25 (40-64 registers), and one rank ran
+ * the binary tree 1.8x slower than the program without the layer. The entry kernel gets
+ * GTAP_DIST_BLOCK_MAX_REGISTERS instead; the agent spills under it (it runs no tasks).
+ * Measured on one rank (docs/dist.md): with 40 the binary tree and the pruned B-ary tree run
+ * 0.87-0.95x the time of the program without the layer, with 48 0.90-1.06x, with 64
+ * 1.03-1.24x (the apps alone take 48-64 registers: the cap's occupancy wins over spills). */
+#ifndef GTAP_DIST_BLOCK_MAX_REGISTERS
+#define GTAP_DIST_BLOCK_MAX_REGISTERS 40
+#endif
 #if !defined(GTAP_ENTRY_KERNEL)
 #if defined(GTAP_WORKER_IS_THREAD) && !defined(GTAP_TARGET_HOST) && defined(__CUDACC__) && \
     (__CUDACC_VER_MAJOR__ > 12 || (__CUDACC_VER_MAJOR__ == 12 && __CUDACC_VER_MINOR__ >= 4))
 #define GTAP_ENTRY_KERNEL __maxnreg__(GTAP_ENTRY_MAX_REGISTERS)
+#elif defined(GTAP_WORKER_IS_BLOCK) && defined(GTAP_DISTRIBUTED) && !defined(GTAP_TARGET_HOST) && \
+    defined(__CUDACC__) && (__CUDACC_VER_MAJOR__ > 12 || (__CUDACC_VER_MAJOR__ == 12 && __CUDACC_VER_MINOR__ >= 4))
+#define GTAP_ENTRY_KERNEL __maxnreg__(GTAP_DIST_BLOCK_MAX_REGISTERS)
 #else
 #define GTAP_ENTRY_KERNEL
 #endif

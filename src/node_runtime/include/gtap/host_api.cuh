@@ -17,14 +17,16 @@
 /* ---- Defaults that need the device ------------------------------------------------------ */
 
 /* A kernel with the scheduler's resource footprint, used only to ask the occupancy
- * calculator how many blocks fit on an SM (the entry kernel calls the same scheduler). */
-static __global__ void gtap_occupancy_probe_kernel(void)
-{
-#if defined(GTAP_WORKER_IS_THREAD)
-    gtap_entry_run();
+ * calculator how many blocks fit on an SM (the entry kernel calls the same scheduler); in
+ * a distributed block-level build, with the entry kernel's register cap (gtap_gen.h). */
+#if defined(GTAP_WORKER_IS_BLOCK) && defined(GTAP_DISTRIBUTED)
+#define GTAP_OCCUPANCY_PROBE_CAP GTAP_ENTRY_KERNEL
 #else
-    gtap_block_scheduler();
+#define GTAP_OCCUPANCY_PROBE_CAP
 #endif
+static __global__ void GTAP_OCCUPANCY_PROBE_CAP gtap_occupancy_probe_kernel(void)
+{
+    gtap_entry_run();
 }
 
 /* Thread mode's default number of warps per SM. More resident warps than this add idle
@@ -389,13 +391,13 @@ static inline cudaError_t gtap_synchronize(void)
     if (e != cudaSuccess) {
         fprintf(stderr, "gtap: error: the task kernel failed: %s\n", cudaGetErrorString(e));
 #if defined(GTAP_DISTRIBUTED)
-        gtap_gnode_run_failed(cudaGetErrorString(e));
+        gtap_gnode_run_failed(cudaGetErrorString(e), 1);
 #endif
         return e;
     }
 #if defined(GTAP_DISTRIBUTED)
     if (h)
-        gtap_gnode_run_failed("the task runtime failed (its message is above)");
+        gtap_gnode_run_failed("the task runtime failed (its message is above)", 0);
 #endif
     gtap_host_stats_maybe_print();
     return h ? (cudaError_t)h : cudaSuccess;

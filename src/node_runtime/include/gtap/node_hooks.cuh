@@ -1,9 +1,10 @@
-/* gtap/node_hooks.cuh - where the thread-level scheduler meets the distributed layer: the
- * few words a worker touches when the node is one rank of a distributed job. Compiled only
+/* gtap/node_hooks.cuh - where the schedulers (thread- and block-level) meet the distributed
+ * layer: the few words a worker touches when the node is one rank of a distributed job. Compiled only
  * into GTAP_DISTRIBUTED builds (CMake target gtap_dist_gpu); the agent warp that serves the
  * node interface on the other side of these hooks is src/inter_gpu/gpu/gpu_node.cuh.
  *
- * When a node is attached (docs/dist.md, "The GPU node"):
+ * When a node is attached (docs/dist.md, "The GPU node"; a "warp" below is a worker, a whole
+ * block with block-level workers, whose agent is warp 0 of block 1):
  *   - warp 1 is the agent (GTAP_AGENT_WORKER): it runs no tasks, it moves task records and
  *     results between the deques and the proxy's mailboxes. Warp 1 sits in block 0, which
  *     is resident from the start even when a grid has more blocks than fit at once (the

@@ -20,6 +20,9 @@
 #include "gtap/pool.cuh"
 #include "gtap/profile.cuh"
 #include "gtap/sched.cuh"
+#if defined(GTAP_DISTRIBUTED)
+#include "gtap/node_hooks.cuh"
+#endif
 
 #if defined(GTAP_SCHED_CHASELEV)
 #error "GTAP_SCHED_CHASELEV is a thread-level ablation; block-level workers always use Chase-Lev"
@@ -174,20 +177,42 @@ GTAP_API void gtap_task_bad_state(gtap_worker *w, gtap_task t)
 /* ---- Scheduler steps (thread 0 or warp 0) ----------------------------------------------- */
 
 /* Step 3, thread 0: completes a task whose segment returned without a join (J3, J4). A
- * parent it makes resumable runs next on this block. */
+ * parent it makes resumable runs next on this block. kNode: the block serves an attached
+ * distributed node (node_hooks.cuh), as gtap_thread_complete does. */
+template <bool kNode>
 GTAP_DEV void gtap_block_complete(gtap_block_sh *sh, uint32_t b, uint32_t id)
 {
 #if defined(GTAP_ASSUME_NO_TASKWAIT)
     if (id != gtap_root_id())
         gtap_mag_free_one(&sh->mag, b, id);
+#if defined(GTAP_DISTRIBUTED)
+    else if (kNode)
+        gtap_nh_root_finished();
+#endif
 #else
     gtap_task_header *h = gtap_header(id);
     int zombie = 0;
     if (sh->spawned > 0) {
         zombie = 1; /* detached children keep the record alive (J4) */
-        gtap_join_detach(h, sh->fn_state, (uint32_t)sh->spawned);
+        uint32_t holds = (uint32_t)sh->spawned;
+#if defined(GTAP_DISTRIBUTED)
+        if (kNode) {
+            gtap_nh_note_detached();
+            if (h->parent == GTAP_PARENT_REMOTE)
+                holds++; /* the agent's reference, dropped once it has sent the result home */
+        }
+#endif
+        gtap_join_detach(h, sh->fn_state, holds);
     }
-    uint32_t parent = h->parent;
+    const uint32_t parent = h->parent;
+#if defined(GTAP_DISTRIBUTED)
+    if (kNode && parent == GTAP_PARENT_REMOTE) {
+        gtap_nh_imported_finished(id); /* the agent frees the record */
+        return;
+    }
+    if (kNode && parent == GTAP_NO_TASK && id == gtap_root_id())
+        gtap_nh_root_finished();
+#endif
     if (parent != GTAP_NO_TASK) {
         uint32_t cont_queue, dead = GTAP_NO_TASK;
         if (gtap_join_child_done(parent, &cont_queue, &dead)) {
@@ -223,6 +248,7 @@ GTAP_DEV void gtap_block_publish(gtap_block_sh *sh, uint32_t b)
 }
 
 /* Step 1 idle path, warp 0: steal one task. Returns it, or GTAP_NO_TASK when the run ended. */
+template <bool kNode>
 GTAP_DEV uint32_t gtap_block_steal(uint32_t b, uint32_t nblocks, uint32_t lane, gtap_sched_rng *rng,
                                    gtap_stats_local *st)
 {
@@ -237,6 +263,10 @@ GTAP_DEV uint32_t gtap_block_steal(uint32_t b, uint32_t nblocks, uint32_t lane, 
         if (nblocks > 1 && lane < GTAP_PROBE_LANES) {
             victim = gtap_sched_probe_victim(b, nblocks, lane, rng);
             c = gtap_bq_probe(victim);
+#if defined(GTAP_DISTRIBUTED)
+            if (kNode && c && gtap_nh_reserved(victim))
+                c = 0; /* the opening reserve's tasks (node_hooks.cuh) */
+#endif
         }
         uint32_t best = __reduce_max_sync(GTAP_FULL_MASK, c);
         if (best == 0) {
@@ -255,7 +285,7 @@ GTAP_DEV uint32_t gtap_block_steal(uint32_t b, uint32_t nblocks, uint32_t lane, 
                 got = x;
                 st->steals++;
             } else {
-                gtap_sched_claim_failed();
+                gtap_sched_claim_failed<kNode>();
             }
         }
         got = __shfl_sync(GTAP_FULL_MASK, got, 0);
@@ -266,7 +296,7 @@ GTAP_DEV uint32_t gtap_block_steal(uint32_t b, uint32_t nblocks, uint32_t lane, 
 
 /* ---- Per-block steps of the loop (thread 0, or warp 0 where said) -------------------------- */
 
-GTAP_DEV void gtap_block_init(gtap_block_sh *sh, uint32_t b)
+GTAP_DEV void gtap_block_init(gtap_block_sh *sh, uint32_t b, uint32_t holds_root)
 {
     gtap_bq_init(sh, b);
     sh->spawned = 0;
@@ -276,7 +306,7 @@ GTAP_DEV void gtap_block_init(gtap_block_sh *sh, uint32_t b)
     sh->failed_push = 0;
     gtap_pool_init(&sh->mag, b);
     sh->pool_slow = 0;
-    sh->next = (b == 0) ? gtap_root_id() : GTAP_NO_TASK; /* ctl->active counts block 0 */
+    sh->next = (b == 0 && holds_root) ? gtap_root_id() : GTAP_NO_TASK; /* ctl->active counts block 0 */
     sh->acquire = 0;
     sh->stop = 0;
 }
@@ -299,12 +329,13 @@ GTAP_DEV void gtap_block_pick(gtap_block_sh *sh, uint32_t b)
 
 /* Step 1 with nothing to run, warp 0: the block goes idle (T2) and steals one task; sets
  * sh->stop when the run has ended. */
+template <bool kNode>
 GTAP_DEV void gtap_block_idle(gtap_block_sh *sh, uint32_t b, uint32_t nblocks, uint32_t lane, uint32_t active,
                               gtap_sched_rng *rng, gtap_stats_local *st)
 {
     if (active)
-        gtap_sched_go_idle(lane);
-    uint32_t t = gtap_block_steal(b, nblocks, lane, rng, st);
+        gtap_sched_go_idle<kNode>(lane);
+    uint32_t t = gtap_block_steal<kNode>(b, nblocks, lane, rng, st);
     if (lane == 0) {
         sh->task = t;
         sh->acquire = 1;
@@ -324,22 +355,32 @@ GTAP_DEV void gtap_block_begin_segment(gtap_block_sh *sh, uint32_t b)
 }
 
 /* Step 3: completes the task unless it suspended (J3, J4), publishes its children, and
- * polls for an abort (sh->stop). */
+ * polls for an abort (sh->stop). A node's blocks also report their progress every 16
+ * segments, for the agent's status counters and the watchdog. */
+template <bool kNode>
 GTAP_DEV void gtap_block_end_segment(gtap_block_sh *sh, uint32_t b, gtap_stats_local *st)
 {
     gtap_mag_note_demand(&sh->mag, sh->mag_before);
     if (sh->mag.n < 0)
         sh->mag.n = 0; /* failed fast-path allocations of step 2 */
     if (!sh->suspended)
-        gtap_block_complete(sh, b, sh->task);
+        gtap_block_complete<kNode>(sh, b, sh->task);
     gtap_block_publish(sh, b);
     st->batches++;
     st->tasks++;
+#if defined(GTAP_DISTRIBUTED)
+    if (kNode && (st->batches & 15) == 0)
+        *(volatile unsigned long long *)&gtap_dev.stats[b].tasks = st->tasks;
+#endif
     sh->stop = gtap_ld_relaxed_u32(&gtap_dev.ctl->terminate) == GTAP_RUN_ABORT;
 }
 
 /* ---- The persistent loop ---------------------------------------------------------------- */
 
+/* kNode: the run serves an attached distributed node (GTAP_DISTRIBUTED builds;
+ * node_hooks.cuh). As in thread mode, a distributed build compiles the loop twice and
+ * gtap_entry_run picks one per launch: without an attached node the hooks cost nothing. */
+template <bool kNode>
 static __device__ __noinline__ void gtap_block_scheduler(void)
 {
     __shared__ gtap_block_sh sh_storage;
@@ -348,8 +389,14 @@ static __device__ __noinline__ void gtap_block_scheduler(void)
     const uint32_t tid = threadIdx.x, lane = tid & 31;
     if (gtap_sched_launch_check(nblocks, 1, blockDim.x, b, tid))
         return;
+    uint32_t holds_root = 1;
+#if defined(GTAP_DISTRIBUTED)
+    holds_root = !kNode || gtap_nh_holds_root(); /* other ranks: the work comes by steals */
+    if (kNode && tid == 0) /* this launch's progress counter, summed by the agent */
+        *(volatile unsigned long long *)&gtap_dev.stats[b].tasks = 0;
+#endif
     if (tid == 0)
-        gtap_block_init(sh, b);
+        gtap_block_init(sh, b, holds_root);
     __syncthreads(); /* the block's state is set before any thread reads it */
 
     gtap_sched_rng rng = gtap_sched_rng_init(b, lane);
@@ -365,7 +412,7 @@ static __device__ __noinline__ void gtap_block_scheduler(void)
         if (sh->task == GTAP_NO_TASK) {
             __syncthreads(); /* every thread has tested sh->task before warp 0 rewrites it */
             if (tid < 32)
-                gtap_block_idle(sh, b, nblocks, lane, active, &rng, &st);
+                gtap_block_idle<kNode>(sh, b, nblocks, lane, active, &rng, &st);
             __syncthreads(); /* the stolen task, or the end, is seen by every thread */
             if (sh->stop)
                 break;
@@ -391,7 +438,7 @@ static __device__ __noinline__ void gtap_block_scheduler(void)
 
         /* Step 3: complete and publish (thread 0). */
         if (tid == 0)
-            gtap_block_end_segment(sh, b, &st);
+            gtap_block_end_segment<kNode>(sh, b, &st);
         GTAP_PROFILE_END(tid == 0, b, 1u);
         __syncthreads(); /* sh->stop and the next task are seen by every thread */
         if (sh->stop)
@@ -407,10 +454,70 @@ static __device__ __noinline__ void gtap_block_scheduler(void)
 
 /* ---- #pragma gtap entry (gtap_entry_begin / gtap_entry_result: gtap/entry.cuh) -------- */
 
+#if defined(GTAP_DISTRIBUTED)
+/* The block's state for a node's agent (gtap/worker_block_node.cuh). */
+#include "gtap/worker_block_node.cuh"
+
+/* The agent's loop: src/inter_gpu/gpu/gpu_node_agent.cuh (included by gtap_block.cuh). */
+static __device__ __noinline__ void gtap_gnode_agent(gtap_node_sh *sh, uint32_t w, uint32_t nworkers,
+                                                     uint32_t lane, struct gtap_sched_rng *rng);
+
+/* A node's agent block and the passive blocks on its SM (node_hooks.cuh) run no tasks: warp
+ * 0 of block GTAP_AGENT_WORKER runs the agent's loop, warp 0 of a passive block waits for
+ * the end, and their other warps leave at once (the agent uses warp collectives only, never
+ * a block barrier). Returns 1 for those blocks, after they left the run; 0 for the workers,
+ * which then run gtap_block_scheduler<true>. A call of its own, as gtap_thread_node_warp. */
+static __device__ __noinline__ int gtap_block_node_block(void)
+{
+    __shared__ uint32_t sit_out;
+    const uint32_t b = blockIdx.x, nblocks = gridDim.x;
+    const uint32_t tid = threadIdx.x, lane = tid & 31;
+    if (b != GTAP_AGENT_WORKER) {
+        if (tid < 32) {
+            const uint32_t passive = (uint32_t)gtap_nh_passive(b, lane);
+            if (lane == 0)
+                sit_out = passive;
+        }
+        __syncthreads(); /* sit_out is set before any thread reads it */
+        if (!sit_out)
+            return 0;
+    }
+    if (tid >= 32)
+        return 1;
+    __shared__ gtap_node_sh agent_sh;
+    if (gtap_sched_launch_check(nblocks, 1, blockDim.x, b, lane))
+        return 1;
+    if (lane == 0) {
+        gtap_block_init(&agent_sh.q, b, 0);
+        *(volatile unsigned long long *)&gtap_dev.stats[b].tasks = 0; /* summed by the agent */
+    }
+    __syncwarp(); /* the block's state is set before any lane reads it */
+    gtap_stats_local st = {};
+    if (b == GTAP_AGENT_WORKER) {
+        gtap_sched_rng rng = gtap_sched_rng_init(b, lane);
+        gtap_gnode_agent(&agent_sh, b, nblocks, lane, &rng);
+    } else {
+        if (lane == 0)
+            while (gtap_ld_relaxed_u32(&gtap_dev.ctl->terminate) == GTAP_RUN)
+                __nanosleep(2000);
+        __syncwarp();
+    }
+    gtap_sched_exit(b, nblocks, lane, &st);
+    return 1;
+}
+#endif
+
 GTAP_API void gtap_entry_run(void)
 {
     __syncthreads(); /* the master's root arguments are written before block 0 runs it */
-    gtap_block_scheduler();
+#if defined(GTAP_DISTRIBUTED)
+    if (gtap_nh_attached()) {
+        if (!gtap_block_node_block())
+            gtap_block_scheduler<true>();
+        return;
+    }
+#endif
+    gtap_block_scheduler<false>();
 }
 
 #endif /* GTAP_WORKER_BLOCK_CUH */

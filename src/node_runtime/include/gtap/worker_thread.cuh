@@ -40,7 +40,7 @@
 #if defined(GTAP_DISTRIBUTED)
 #include "gtap/worker_thread_node.cuh"
 /* The agent warp's loop: src/inter_gpu/gpu/gpu_node_agent.cuh (included by gtap_thread.cuh). */
-static __device__ __noinline__ void gtap_gnode_agent(gtap_warp_sh *sh, uint32_t w, uint32_t nworkers,
+static __device__ __noinline__ void gtap_gnode_agent(gtap_node_sh *sh, uint32_t w, uint32_t nworkers,
                                                      uint32_t lane, struct gtap_sched_rng *rng);
 #endif
 
