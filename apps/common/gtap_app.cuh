@@ -134,17 +134,25 @@ static int app_gtap_run(const app_cli *c, app_stats *s, Reset reset, Launch laun
 }
 
 /* --profile DIR (builds with GTAP_ENABLE_PROFILING): writes the last launch's per-warp
- * intervals (the runtime's profile export) into DIR. */
-static inline void app_export_profile(const app_cli *c)
+ * intervals (the runtime's profile export) into DIR. Returns 1 after printing a FAIL line
+ * when the export failed (an asked-for profile that is missing is an error), else 0. */
+static inline int app_export_profile(const app_cli *c)
 {
     const char *dir = app_opt_str(c, "profile", NULL);
     if (!dir)
-        return;
+        return 0;
     gtap_profile_export_options o;
     o.output_directory = dir;
     o.overwrite = true;
     gtap_profile_export_result r = gtap_export_profile(o);
-    fprintf(c->out, "profile: %s (%s)\n", r.result_directory, gtap_profile_export_status_string(r.status));
+    if (r.status != gtap_profile_export_status::success) {
+        fprintf(stderr, "FAIL: %s: the profile export to %s failed: %s\n", c->app, dir,
+                gtap_profile_export_status_string(r.status));
+        return 1;
+    }
+    fprintf(c->out, "profile: %s (%s, %llu intervals)\n", r.result_directory,
+            gtap_profile_export_status_string(r.status), (unsigned long long)r.recorded_intervals);
+    return 0;
 }
 
 #endif /* GTAP_APP_CUH */

@@ -79,7 +79,8 @@ int main(int argc, char **argv)
         [&] { return gtap_launch(mergesort_kernel, n); });
     if (rc)
         return 1;
-    app_export_profile(&c);
+    if (app_export_profile(&c))
+        return 1;
     cudaMemcpy(host.data(), d_data, bytes, cudaMemcpyDeviceToHost);
     char answer[64];
     const int wrong = app_sort_result(c.out, "mergesort", c.check, host.data(), host.size(), want, answer, sizeof answer);

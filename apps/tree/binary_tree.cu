@@ -93,7 +93,8 @@ int main(int argc, char **argv)
         [&] { return gtap_launch(tree_kernel, height, mem_ops, compute_iters); });
     if (rc)
         return 1;
-    app_export_profile(&c);
+    if (app_export_profile(&c))
+        return 1;
     cudaMemcpy(out.data(), d_out, (size_t)nodes * sizeof(double), cudaMemcpyDeviceToHost);
     app_check_t check = APP_CHECK_SKIPPED;
     long long checked = 0;

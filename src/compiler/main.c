@@ -35,7 +35,9 @@ static void usage(FILE *fp)
           "Every other option goes to nvcc: -O, -arch, -gencode, -D, -U, -I, -c, -o, -g, -G, -lineinfo,\n"
           "-Xptxas, -Xcompiler, -L, -l, -std, --use_fast_math, ... Clang-style options are mapped:\n"
           "-x cuda (ignored), --cuda-gpu-arch=sm_XX (-arch=sm_XX), -Xcuda-ptxas X (-Xptxas X),\n"
-          "-Wall/-Wextra/-fopenmp (-Xcompiler ...).\n"
+          "-Wall/-Wextra/-fopenmp (-Xcompiler ...), -Wl,A,B (-Xlinker A,B: to the host linker).\n"
+          "The runtime's headers come before every -I path, so that a -I path holding another\n"
+          "GTaP runtime (the paper's Makefiles pass -I$(GT_INC)) does not replace them.\n"
           "Environment: GTAP_HOME (runtime location), NVCC, CUDA_HOME.\n",
           fp);
 }
@@ -128,6 +130,11 @@ static int parse_cli(cli *c, int argc, char **argv)
                    !strcmp(a, "-pthread")) {
             argv_push(&c->tool_args, "-Xcompiler");
             argv_push(&c->tool_args, a);
+            argv_push(&c->host_args, a);
+        } else if (!strncmp(a, "-Wl,", 4)) {
+            /* the host linker's options: nvcc takes them as -Xlinker (a comma list), g++ as is */
+            argv_push(&c->tool_args, "-Xlinker");
+            argv_push(&c->tool_args, a + 4);
             argv_push(&c->host_args, a);
         } else if (!strcmp(a, "-o") && next) {
             c->output = next;
@@ -318,11 +325,12 @@ int main(int argc, char **argv)
         argv_push(&cmd, "-DGTAP_TARGET_HOST=1");
         if (c.no_taskwait)
             argv_push(&cmd, "-DGTAP_ASSUME_NO_TASKWAIT=1");
+        /* the runtime's headers first (see usage: another runtime on a -I path must not win) */
+        argv_pushf(&cmd, "-I%s", paths.host_target);
+        argv_pushf(&cmd, "-I%s", paths.runtime_include);
         push_input_dirs(&cmd, &c.cu_inputs);
         for (unsigned i = 0; i < c.host_args.n; i++)
             argv_push(&cmd, c.host_args.v[i]);
-        argv_pushf(&cmd, "-I%s", paths.host_target);
-        argv_pushf(&cmd, "-I%s", paths.runtime_include);
         argv_push(&cmd, "-x");
         argv_push(&cmd, "c++");
         for (unsigned i = 0; i < translated.n; i++)
@@ -349,10 +357,10 @@ int main(int argc, char **argv)
             argv_push(&cmd, "-arch=sm_90");
         if (c.no_taskwait)
             argv_push(&cmd, "-DGTAP_ASSUME_NO_TASKWAIT=1");
+        argv_pushf(&cmd, "-I%s", paths.runtime_include); /* first, as above */
         push_input_dirs(&cmd, &c.cu_inputs);
         for (unsigned i = 0; i < c.tool_args.n; i++)
             argv_push(&cmd, c.tool_args.v[i]);
-        argv_pushf(&cmd, "-I%s", paths.runtime_include);
         for (unsigned i = 0; i < translated.n; i++)
             argv_push(&cmd, translated.v[i]);
     }

@@ -122,9 +122,11 @@ int parse_file(const srcfile *f, const parse_opts *o, parse_result *r)
     if (o->no_taskwait)
         args[na++] = "-DGTAP_ASSUME_NO_TASKWAIT=1";
     args[na++] = "-I" VDIR "/include";
+    /* The runtime's headers before the user's -I paths: one of those may hold another GTaP
+     * runtime (the paper's Makefiles pass -I$(GT_INC)), whose gtap_thread.cuh must not win. */
+    args[na++] = rt_inc;
     for (unsigned i = 0; i < o->num_user_args && na < 500; i++)
         args[na++] = o->user_args[i];
-    args[na++] = rt_inc;
     args[na++] = cuda_inc;
 
     struct CXUnsavedFile uf[NUM_VFILES + 1];

@@ -3,4 +3,4 @@
 #ifndef GTAP_SCHED_GLOBAL_QUEUE
 #define GTAP_SCHED_GLOBAL_QUEUE 1
 #endif
-#include "gtap_block.cuh"
+#include <gtap_block.cuh> /* the include path: the host target's header in host-target builds */

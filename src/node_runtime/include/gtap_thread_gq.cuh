@@ -2,4 +2,4 @@
 #ifndef GTAP_SCHED_GLOBAL_QUEUE
 #define GTAP_SCHED_GLOBAL_QUEUE 1
 #endif
-#include "gtap_thread.cuh"
+#include <gtap_thread.cuh> /* the include path: the host target's header in host-target builds */
