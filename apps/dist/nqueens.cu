@@ -20,7 +20,8 @@ __host__ __device__ long long nq_seq(unsigned full, unsigned cols, unsigned d1, 
 #pragma gtap function
 __device__ long long nq(int n, int row, int cutoff, unsigned cols, unsigned d1, unsigned d2) {
     unsigned full = (1u << n) - 1;
-    if (row >= cutoff) return nq_seq(full, cols, d1, d2);
+    /* a full board (row == n) is one solution also when the cutoff lies past the last row */
+    if (row >= cutoff || row == n) return nq_seq(full, cols, d1, d2);
     long long r[32];
     int k = 0;
     unsigned avail = full & ~(cols | d1 | d2);

@@ -1,0 +1,273 @@
+#!/usr/bin/env python3
+"""soak.py - randomized runs of the apps, every answer checked, every outcome classified.
+
+    bench/soak.py --build BUILD [--target gpu|host] [--mpi] [--runs N | --minutes M]
+                  [--seed S] [--hang-s T] [--out DIR] [--replay I]
+
+Run i draws, from its own generator (seed S, run i), an app and variant (thread- and block-level,
+EPAQ, global queue, Chase-Lev, block sizes: whatever the build has), a problem size, and on the
+GPU a grid size and the four scheduling-policy knobs (docs/configuration.md); on the host target
+the reference executor's random order (GTAP_REFEXEC_SEED). With --mpi it draws a distributed app
+(apps/dist, 2-4 ranks; on one GPU the ranks share it: GTAP_DIST_SHARE_GPU=1, under MPS if its
+daemon runs) and the direct-steal knob. Each run is one process, classified as
+
+    PASS         exit 0 and the app's check passed (a "check: PASS" or "PASS:" line, no FAIL)
+    NAMED_ERROR  a non-zero exit with a "gtap: error" / "gtap: rank" message (a capacity limit
+                 and its knob, a refused configuration): correct behaviour for the input
+    WRONG        the app's check failed
+    HANG         no exit within --hang-s seconds (default 120; the process group is killed)
+    CRASH        a signal, a CUDA fault, or a non-zero exit without a runtime message
+
+Writes DIR/soak.csv (run, class, seconds, rc, command with its environment), DIR/soak.log (the
+output of every run that did not pass) and DIR/summary.txt (counts per class and per app). Exit
+status 1 if any run was WRONG, HANG or CRASH; 77 with --target gpu on a machine without a GPU. --replay I runs only run I of the seed again and
+prints its output. Needs Python 3 (standard library) and, with --mpi, mpirun.
+"""
+import argparse
+import csv
+import os
+import random
+import signal
+import subprocess
+import sys
+import time
+
+# app: (directory, [(variant suffix, kind)], size(rng, target) -> args)
+# kind: "thread" or "block"; GPU variants are binaries APP+suffix, host ones APP+suffix+"_host".
+GPU_VARIANTS = {
+    "fib": ["", "_cl", "_gq", "_epaq", "_cutoff", "_bs32", "_cl_bs32", "_gq_bs32"],
+    "nqueens": ["", "_cl", "_gq", "_epaq", "_bs32", "_cl_bs32", "_gq_bs32"],
+    "cilksort": ["", "_cl", "_gq", "_epaq", "_bs32", "_cl_bs32", "_gq_bs32", "_regs"],
+    "mergesort": [""],
+    "binary_tree": ["", "_block", "_block32", "_block256", "_block32_gq", "_block256_gq"],
+    "bary_tree": ["", "_block"],
+    "bfs": ["", "_block"],
+    "spmv": ["", "_block"],
+}
+HOST_VARIANTS = {
+    "fib": ["", "_epaq"],
+    "nqueens": ["", "_epaq"],
+    "cilksort": ["", "_epaq"],
+    "mergesort": [""],
+    "binary_tree": ["", "_block"],
+    "bary_tree": ["", "_block"],
+    "bfs": ["", "_block"],
+    "spmv": [""],
+}
+APP_DIR = {"fib": "fib", "nqueens": "nqueens", "cilksort": "cilksort", "mergesort": "mergesort",
+           "binary_tree": "tree", "bary_tree": "tree", "bfs": "bfs", "spmv": "spmv"}
+
+
+def app_args(app, variant, rng, host):
+    """The app's command-line arguments: a size its check can verify, small on the host target
+    (smaller still for block-level variants, whose every task runs on 32-256 simulated threads)."""
+    s = 0 if host else 1
+    blk = host and "_block" in variant
+    if app == "fib":
+        a = ["--n", str(rng.randint(2, 27 if host else 32))]
+        if variant in ("_epaq", "_cutoff"):
+            a += ["--cutoff", str(rng.randint(2, 12))]
+    elif app == "nqueens":
+        a = ["--n", str(rng.randint(4, 11 if host else 14))]
+        a += ["--cutoff", str(rng.randint(1, 8))]
+    elif app == "cilksort":
+        a = ["--n", str(rng.randint(1, [1000000, 4000000][s]))]
+    elif app == "mergesort":
+        a = ["--n", str(rng.randint(1, [1000000, 4000000][s]))]
+    elif app == "binary_tree":
+        a = ["--n", str(rng.randint(1, 10 if blk else [16, 20][s])), "--mem", str(rng.choice([0, 1, 16, 64])),
+             "--compute", str(rng.choice([0, 1, 16, 64]))]
+    elif app == "bary_tree":
+        a = ["--n", str(rng.randint(2, 8 if blk else [12, 24][s])),
+             "--branch", str(rng.randint(2, 4 if host else 5)),
+             "--mem", str(rng.choice([0, 8])), "--compute", str(rng.choice([0, 8]))]
+    elif app == "bfs":
+        a = ["--n", str(rng.randint(2, 3000 if blk else [50000, 300000][s])),
+             "--graph", rng.choice(["rmat", "grid"]), "--seed", str(rng.randint(1, 1000))]
+    else:  # spmv
+        a = ["--n", str(rng.randint(1, [50000, 200000][s])), "--nnz-max", str(rng.randint(1, 64)),
+             "--seed", str(rng.randint(1, 1000))]
+    return a + ["--repeat", str(rng.randint(1, 3)), "--warmup", str(rng.randint(0, 1))]
+
+
+GPU_KNOBS = [("GTAP_RESUME_BATCHING", ["0", "1"]), ("GTAP_EARLY_PUBLISH", ["0", "1"]),
+             ("GTAP_SPREAD", [str(v) for v in range(0, 17)]), ("GTAP_TOPUP_STEAL", ["0", "1"])]
+
+
+def draw_single(rng, build, host):
+    variants = HOST_VARIANTS if host else GPU_VARIANTS
+    choices = []
+    for app, vs in variants.items():
+        for v in vs:
+            path = os.path.join(build, "apps", APP_DIR[app], app + v + ("_host" if host else ""))
+            if os.access(path, os.X_OK):
+                choices.append((app, v, path))
+    if not choices:
+        sys.exit("soak: no app binaries under %s/apps (build the project first)" % build)
+    app, v, path = rng.choice(choices)
+    env = {}
+    if host:
+        env["GTAP_REFEXEC_SEED"] = str(rng.randint(0, 1 << 30))
+    else:
+        if rng.random() < 0.5:
+            env["GTAP_GRID_SIZE"] = str(rng.choice([1, 2, 3, 7, 16, 33, 66, 132, 264, 528]))
+        for k, vals in GPU_KNOBS:
+            if rng.random() < 0.5:
+                env[k] = rng.choice(vals)
+    return app + v, env, [path] + app_args(app, v, rng, host)
+
+
+# Distributed apps (apps/dist, positional arguments) and what they take.
+def dist_args(app, rng, host):
+    s = 0 if host else 1
+    if app == "fib":
+        return [str(rng.randint(2, [20, 32][s])), str(rng.randint(1, 3))]
+    if app == "nqueens":
+        return [str(rng.randint(4, [10, 15][s])), str(rng.randint(1, 8)), str(rng.randint(1, 3))]
+    if app in ("bintree", "bintree_block"):
+        return [str(rng.randint(1, [12, 22][s])), str(rng.randint(1, 3))]
+    if app in ("bary", "bary_block"):
+        return [str(rng.randint(2, 5)), str(rng.randint(2, [8, 13][s])), "300", str(rng.randint(1, 3))]
+    if app == "detached":
+        return [str(rng.randint(2, [14, 20][s])), str(rng.randint(1, 3))]
+    if app == "nqueens_ntw":
+        return [str(rng.randint(4, [10, 14][s])), str(rng.randint(1, 8))]
+    if app in ("bfs", "bfs_block"):
+        return [str(rng.randint(2, [3000, 500000][s])), str(rng.randint(1, 8)), str(rng.randint(1, 3))]
+    return [str(rng.randint(2, [8, 12][s])), "ok", str(rng.randint(1, 2))]  # block_check
+
+
+DIST_APPS = ["fib", "nqueens", "bintree", "bary", "detached", "nqueens_ntw", "bfs", "bintree_block",
+             "bary_block", "bfs_block", "block_check"]
+
+
+def draw_dist(rng, build, host):
+    choices = []
+    for app in DIST_APPS:
+        path = os.path.join(build, "apps", "dist", "dist_%s_%s" % (app, "host" if host else "gpu"))
+        if os.access(path, os.X_OK):
+            choices.append((app, path))
+    if not choices:
+        sys.exit("soak: no distributed app binaries under %s/apps/dist" % build)
+    app, path = rng.choice(choices)
+    np = rng.randint(2, 4)
+    env = {"GTAP_WATCHDOG_S": "60"}
+    if not host:
+        env["GTAP_DIST_SHARE_GPU"] = "1"
+        env["GTAP_DIST_DIRECT"] = rng.choice(["0", "1"])
+    else:
+        env["GTAP_REFEXEC_SEED"] = str(rng.randint(0, 1 << 30))
+    flags = ["--bind-to", "none", "--oversubscribe"]
+    if os.geteuid() == 0:
+        flags.append("--allow-run-as-root")
+    for k in env:
+        flags += ["-x", k]
+    return "dist_" + app, env, ["mpirun"] + flags + ["-np", str(np), path] + dist_args(app, rng, host)
+
+
+def classify(rc, out, hung):
+    if hung:
+        return "HANG"
+    if rc < 0 or rc >= 128 or "illegal memory access" in out or "unspecified launch failure" in out:
+        return "CRASH"
+    wrong = ("check: FAIL" in out or "\nFAIL" in "\n" + out or "MISMATCH" in out or "WRONG" in out)
+    if rc == 0:
+        passed = "check: PASS" in out or "check: SKIPPED" in out or "PASS:" in out
+        return "WRONG" if wrong or not passed else "PASS"
+    if "gtap: error" in out or "gtap: rank" in out or "gtap: the task graph failed" in out:
+        # a runtime that refused the input names why; a wrong answer reported next to it is not
+        # excused by it
+        return "WRONG" if "check: FAIL" in out else "NAMED_ERROR"
+    return "WRONG" if wrong else "CRASH"
+
+
+def run_one(cmd, env, hang_s):
+    e = dict(os.environ)
+    e.update(env)
+    t0 = time.time()
+    p = subprocess.Popen(cmd, env=e, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                         start_new_session=True)
+    hung = False
+    try:
+        out, _ = p.communicate(timeout=hang_s)
+    except subprocess.TimeoutExpired:
+        hung = True
+        os.killpg(p.pid, signal.SIGKILL)
+        out, _ = p.communicate()
+    return p.returncode, out.decode(errors="replace"), hung, time.time() - t0
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--build", required=True)
+    ap.add_argument("--target", choices=["gpu", "host"], default="gpu")
+    ap.add_argument("--mpi", action="store_true")
+    ap.add_argument("--runs", type=int, default=0)
+    ap.add_argument("--minutes", type=float, default=0)
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--hang-s", type=float, default=120)
+    ap.add_argument("--out", default="soak-out")
+    ap.add_argument("--replay", type=int, default=-1)
+    a = ap.parse_args()
+    if a.runs <= 0 and a.minutes <= 0 and a.replay < 0:
+        ap.error("give --runs N or --minutes M (or --replay I)")
+    host = a.target == "host"
+    draw = draw_dist if a.mpi else draw_single
+    if not host:
+        try:
+            gpus = subprocess.run(["nvidia-smi", "-L"], capture_output=True, text=True).stdout
+        except OSError:
+            gpus = ""
+        if "GPU" not in gpus:
+            print("SKIP: --target gpu, and this machine has no GPU")
+            return 77
+
+    def drawn(i):
+        return draw(random.Random(a.seed * 1000003 + i), a.build, host)
+
+    if a.replay >= 0:
+        name, env, cmd = drawn(a.replay)
+        print("replay run %d of seed %d: %s %s" % (a.replay, a.seed,
+              " ".join("%s=%s" % kv for kv in sorted(env.items())), " ".join(cmd)))
+        rc, out, hung, sec = run_one(cmd, env, a.hang_s)
+        print(out, end="")
+        print("class: %s (exit %d, %.1f s)" % (classify(rc, out, hung), rc, sec))
+        return 0
+    os.makedirs(a.out, exist_ok=True)
+    counts, per_app = {}, {}
+    t_end = time.time() + a.minutes * 60 if a.minutes > 0 else None
+    with open(os.path.join(a.out, "soak.csv"), "w", newline="") as fc, \
+            open(os.path.join(a.out, "soak.log"), "w") as fl:
+        w = csv.writer(fc)
+        w.writerow(["run", "class", "seconds", "rc", "app", "command"])
+        i = 0
+        while (a.runs <= 0 or i < a.runs) and (t_end is None or time.time() < t_end):
+            name, env, cmd = drawn(i)
+            rc, out, hung, sec = run_one(cmd, env, a.hang_s)
+            c = classify(rc, out, hung)
+            line = " ".join("%s=%s" % kv for kv in sorted(env.items())) + " " + " ".join(cmd)
+            w.writerow([i, c, "%.2f" % sec, rc, name, line])
+            fc.flush()
+            if c != "PASS":
+                fl.write("== run %d (seed %d): %s\n%s\n%s\n" % (i, a.seed, c, line, out))
+                fl.flush()
+                print("run %d: %s: %s" % (i, c, line), file=sys.stderr)
+            counts[c] = counts.get(c, 0) + 1
+            per_app.setdefault(name, {}).setdefault(c, 0)
+            per_app[name][c] += 1
+            i += 1
+    classes = ["PASS", "NAMED_ERROR", "WRONG", "HANG", "CRASH"]
+    with open(os.path.join(a.out, "summary.txt"), "w") as fs:
+        head = "soak: %d runs (seed %d, %s%s): %s" % (i, a.seed, a.target, ", mpi" if a.mpi else "",
+                                                       ", ".join("%s %d" % (k, counts.get(k, 0)) for k in classes))
+        fs.write(head + "\n")
+        for app in sorted(per_app):
+            fs.write("  %-24s %s\n" % (app, " ".join("%s=%d" % (k, per_app[app].get(k, 0)) for k in classes
+                                                      if per_app[app].get(k, 0))))
+    print(head)
+    bad = sum(counts.get(k, 0) for k in ("WRONG", "HANG", "CRASH"))
+    return 1 if bad or i == 0 else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
