@@ -160,4 +160,27 @@ GTAP_DEV void gtap_nh_imported_finished(uint32_t id)
     gtap_st_relaxed_u32(&gtap_nh.done_ring[pos & gtap_nh.done_mask], id + 1u);
 }
 
+/* A task of this launch finished with `children` detached children (J4) and parent `parent`:
+ * the join count its record keeps, one more for an imported task (the agent's reference,
+ * dropped once it has sent the result home). */
+GTAP_DEV uint32_t gtap_nh_detach_holds(uint32_t parent, uint32_t children)
+{
+    gtap_nh_note_detached();
+    return parent == GTAP_PARENT_REMOTE ? children + 1u : children;
+}
+
+/* Task `id`, whose parent is `parent`, completed on a node's worker (the thread or the block
+ * scheduler): an imported task goes to the agent, which frees its record (returns 1: the
+ * worker does nothing else with it); the root's end is reported. */
+GTAP_DEV int gtap_nh_task_completed(uint32_t id, uint32_t parent)
+{
+    if (parent == GTAP_PARENT_REMOTE) {
+        gtap_nh_imported_finished(id);
+        return 1;
+    }
+    if (parent == GTAP_NO_TASK && id == gtap_root_id())
+        gtap_nh_root_finished();
+    return 0;
+}
+
 #endif /* GTAP_NODE_HOOKS_CUH */

@@ -196,22 +196,15 @@ GTAP_DEV void gtap_block_complete(gtap_block_sh *sh, uint32_t b, uint32_t id)
         zombie = 1; /* detached children keep the record alive (J4) */
         uint32_t holds = (uint32_t)sh->spawned;
 #if defined(GTAP_DISTRIBUTED)
-        if (kNode) {
-            gtap_nh_note_detached();
-            if (h->parent == GTAP_PARENT_REMOTE)
-                holds++; /* the agent's reference, dropped once it has sent the result home */
-        }
+        if (kNode)
+            holds = gtap_nh_detach_holds(h->parent, holds);
 #endif
         gtap_join_detach(h, sh->fn_state, holds);
     }
     const uint32_t parent = h->parent;
 #if defined(GTAP_DISTRIBUTED)
-    if (kNode && parent == GTAP_PARENT_REMOTE) {
-        gtap_nh_imported_finished(id); /* the agent frees the record */
-        return;
-    }
-    if (kNode && parent == GTAP_NO_TASK && id == gtap_root_id())
-        gtap_nh_root_finished();
+    if (kNode && gtap_nh_task_completed(id, parent))
+        return; /* imported: the agent frees the record */
 #endif
     if (parent != GTAP_NO_TASK) {
         uint32_t cont_queue, dead = GTAP_NO_TASK;

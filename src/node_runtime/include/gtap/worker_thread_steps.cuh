@@ -93,21 +93,14 @@ GTAP_DEV void gtap_thread_complete(gtap_worker *wk, uint32_t id, uint32_t *free1
         wk->pushed += wk->nspawn;
         uint32_t holds = wk->nspawn;
 #if defined(GTAP_DISTRIBUTED)
-        if (kNode) {
-            gtap_nh_note_detached();
-            if (parent == GTAP_PARENT_REMOTE)
-                holds++; /* the agent's reference, dropped once it has sent the result home */
-        }
+        if (kNode)
+            holds = gtap_nh_detach_holds(parent, holds);
 #endif
         gtap_join_detach(h, wk->fn_state, holds);
     }
 #if defined(GTAP_DISTRIBUTED)
-    if (kNode && parent == GTAP_PARENT_REMOTE) {
-        gtap_nh_imported_finished(id); /* the agent frees the record */
-        return;
-    }
-    if (kNode && parent == GTAP_NO_TASK && id == gtap_root_id())
-        gtap_nh_root_finished();
+    if (kNode && gtap_nh_task_completed(id, parent))
+        return; /* imported: the agent frees the record */
 #endif
     if (parent != GTAP_NO_TASK) {
         uint32_t cont_queue;
