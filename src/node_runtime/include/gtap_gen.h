@@ -109,12 +109,14 @@
 #ifndef GTAP_DIST_BLOCK_MAX_REGISTERS
 #define GTAP_DIST_BLOCK_MAX_REGISTERS 40
 #endif
-#if !defined(GTAP_ENTRY_KERNEL)
-#if defined(GTAP_WORKER_IS_THREAD) && !defined(GTAP_TARGET_HOST) && defined(__CUDACC__) && \
+#if !defined(GTAP_TARGET_HOST) && defined(__CUDACC__) && \
     (__CUDACC_VER_MAJOR__ > 12 || (__CUDACC_VER_MAJOR__ == 12 && __CUDACC_VER_MINOR__ >= 4))
+#define GTAP_HAVE_MAXNREG 1 /* __maxnreg__ exists (CUDA 12.4) */
+#endif
+#if !defined(GTAP_ENTRY_KERNEL)
+#if defined(GTAP_HAVE_MAXNREG) && defined(GTAP_WORKER_IS_THREAD)
 #define GTAP_ENTRY_KERNEL __maxnreg__(GTAP_ENTRY_MAX_REGISTERS)
-#elif defined(GTAP_WORKER_IS_BLOCK) && defined(GTAP_DISTRIBUTED) && !defined(GTAP_TARGET_HOST) && \
-    defined(__CUDACC__) && (__CUDACC_VER_MAJOR__ > 12 || (__CUDACC_VER_MAJOR__ == 12 && __CUDACC_VER_MINOR__ >= 4))
+#elif defined(GTAP_HAVE_MAXNREG) && defined(GTAP_WORKER_IS_BLOCK) && defined(GTAP_DISTRIBUTED)
 #define GTAP_ENTRY_KERNEL __maxnreg__(GTAP_DIST_BLOCK_MAX_REGISTERS)
 #else
 #define GTAP_ENTRY_KERNEL

@@ -16,19 +16,6 @@
 
 /* ---- Defaults that need the device ------------------------------------------------------ */
 
-/* A kernel with the scheduler's resource footprint, used only to ask the occupancy
- * calculator how many blocks fit on an SM (the entry kernel calls the same scheduler); in
- * a distributed block-level build, with the entry kernel's register cap (gtap_gen.h). */
-#if defined(GTAP_WORKER_IS_BLOCK) && defined(GTAP_DISTRIBUTED)
-#define GTAP_OCCUPANCY_PROBE_CAP GTAP_ENTRY_KERNEL
-#else
-#define GTAP_OCCUPANCY_PROBE_CAP
-#endif
-static __global__ void GTAP_OCCUPANCY_PROBE_CAP gtap_occupancy_probe_kernel(void)
-{
-    gtap_entry_run();
-}
-
 /* Thread mode's default number of warps per SM. More resident warps than this add idle
  * probing traffic without hiding more latency in most of our measurements; programs whose
  * lanes wait on one load at a time hide more with 32 (the B-ary tree). */
@@ -44,6 +31,23 @@ static __global__ void GTAP_OCCUPANCY_PROBE_CAP gtap_occupancy_probe_kernel(void
     (65536 / ((GTAP_DEFAULT_WARPS_PER_SM) * 32) / 8 * 8 > 255 ? 255                                  \
                                                               : 65536 / ((GTAP_DEFAULT_WARPS_PER_SM) * 32) / 8 * 8)
 #endif
+
+/* A kernel with the scheduler's resource footprint, used only to ask the occupancy
+ * calculator how many blocks fit on an SM (the entry kernel calls the same scheduler). A
+ * distributed block-level build gives it the entry kernel's register cap (gtap_gen.h),
+ * without which it would report the occupancy of the agent's 128 registers. Thread mode
+ * leaves it uncapped: capped, it would take the entry kernel's register count, which moves
+ * the B-ary tree's default grid (GTAP_DEFAULT_WARPS_PER_SM=32) from 24 to 32 warps per SM,
+ * a change not yet measured. */
+#if defined(GTAP_WORKER_IS_BLOCK) && defined(GTAP_DISTRIBUTED)
+#define GTAP_OCCUPANCY_PROBE_CAP GTAP_ENTRY_KERNEL
+#else
+#define GTAP_OCCUPANCY_PROBE_CAP
+#endif
+static __global__ void GTAP_OCCUPANCY_PROBE_CAP gtap_occupancy_probe_kernel(void)
+{
+    gtap_entry_run();
+}
 
 /* The default grid for blocks of block_threads threads: env GTAP_GRID_SIZE, else as many
  * blocks as can be resident at once (thread mode: at most GTAP_DEFAULT_WARPS_PER_SM warps

@@ -115,6 +115,16 @@ GTAP_DEV int gtap_nh_passive(uint32_t w, uint32_t lane)
     return (int)__shfl_sync(0xffffffffu, passive, 0);
 }
 
+/* A warp that sits out a node's run (gtap_nh_passive) waits for its end. Warp-collective;
+ * polled relaxed: the warp holds nothing and reads nothing the run wrote. */
+GTAP_DEV void gtap_nh_sit_out(uint32_t lane)
+{
+    if (lane == 0)
+        while (gtap_ld_relaxed_u32(&gtap_dev.ctl->terminate) == GTAP_RUN)
+            __nanosleep(2000);
+    __syncwarp();
+}
+
 /* Is warp `victim`'s deque the opening reserve's alone? On the rank that starts the root,
  * when GTAP_DIST_OPENING_RESERVE is set, the first tasks warp 0 publishes (the root's
  * oldest descendants, the largest tasks of the run) are for the other ranks' first steals:

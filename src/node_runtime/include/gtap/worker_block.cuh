@@ -27,6 +27,9 @@
 #if defined(GTAP_SCHED_CHASELEV)
 #error "GTAP_SCHED_CHASELEV is a thread-level ablation; block-level workers always use Chase-Lev"
 #endif
+#if defined(GTAP_DISTRIBUTED) && defined(GTAP_SCHED_GLOBAL_QUEUE)
+#error "distributed builds (GTAP_DISTRIBUTED) use the work-stealing scheduler, not the global-queue ablation"
+#endif
 
 #define GTAP_FULL_MASK 0xffffffffu
 
@@ -490,10 +493,7 @@ static __device__ __noinline__ int gtap_block_node_block(void)
         gtap_sched_rng rng = gtap_sched_rng_init(b, lane);
         gtap_gnode_agent(&agent_sh, b, nblocks, lane, &rng);
     } else {
-        if (lane == 0)
-            while (gtap_ld_relaxed_u32(&gtap_dev.ctl->terminate) == GTAP_RUN)
-                __nanosleep(2000);
-        __syncwarp();
+        gtap_nh_sit_out(lane);
     }
     gtap_sched_exit(b, nblocks, lane, &st);
     return 1;

@@ -160,10 +160,7 @@ static __device__ __noinline__ int gtap_thread_node_warp(void)
     if (w == GTAP_AGENT_WORKER) {
         gtap_gnode_agent(&ts->q, w, nworkers, lane, &rng);
     } else {
-        if (lane == 0)
-            while (gtap_ld_relaxed_u32(&gtap_dev.ctl->terminate) == GTAP_RUN)
-                __nanosleep(2000);
-        __syncwarp();
+        gtap_nh_sit_out(lane);
     }
     gtap_sched_exit(w, nworkers, lane, &st);
     return 1;
