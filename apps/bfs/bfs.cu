@@ -4,6 +4,18 @@
  * thread per task; a vertex with more than 64 edges first spawns one task per 64-edge chunk
  * (the paper's BFS_SPLIT_THRESHOLD). -DAPP_BLOCK (with GTAP_BLOCK_SIZE): one block per vertex,
  * edges strided over its threads. Checked against a CPU queue BFS. Graph: app_graph.h.
+ *
+ * Phases of --delta levels. Workers pop their newest tasks first, so with few workers the
+ * relaxation runs depth-first: long detours label vertices far too deep and every correction
+ * re-relaxes what lies behind them (a percolated 162x162 grid on one worker: 669 tasks per
+ * vertex, quadratic in the side). A phase therefore spawns only for labels within delta levels
+ * of its first level; a relaxation that reaches the next level sets the label and lists the
+ * vertex instead, and the next phase (another launch) starts from that list. A label within a
+ * phase only decreases and takes at most delta values, so each vertex runs at most delta
+ * tasks in all (a label at or below a phase's last level is exact when the phase ends: it is
+ * a path length no shorter than the true depth, and every edge below the last level has been
+ * relaxed). delta = 4 x workers (warps or blocks) keeps the full GPU at one phase on the
+ * bench's graphs, the paper's program as it is; --delta 0 is that program at any grid.
  */
 #include <vector>
 
@@ -20,6 +32,23 @@
 __device__ const int *g_row;
 __device__ const int *g_col;
 __device__ int *g_depth;
+__constant__ int g_phase_last;  /* the deepest label a task of this phase is spawned for */
+__device__ const int *g_roots;  /* this phase's first vertices (label g_phase_last - delta + 1) */
+__device__ int *g_next;         /* the next phase's first vertices */
+__device__ int g_next_count;
+
+/* Lowers u's label to nd; true if the caller is to spawn u's task in this phase. A label past
+ * the phase is set and u listed for the next one: only the relaxation that lowers u to the
+ * next phase's first level lists it, so the list holds each vertex once. */
+__device__ __forceinline__ bool bfs_improve(int u, int nd)
+{
+    if (atomicMin(&g_depth[u], nd) <= nd)
+        return false;
+    if (nd <= g_phase_last)
+        return true;
+    g_next[atomicAdd(&g_next_count, 1)] = u;
+    return false;
+}
 
 #if defined(APP_BLOCK)
 #pragma gtap function
@@ -29,9 +58,31 @@ __device__ void bfs(int v)
     const int end = g_row[v + 1];
     for (int e = g_row[v] + (int)threadIdx.x; e < end; e += (int)blockDim.x) {
         const int u = g_col[e];
-        if (atomicMin(&g_depth[u], dv + 1) > dv + 1) {
+        if (bfs_improve(u, dv + 1)) {
 #pragma gtap task
             bfs(u);
+        }
+    }
+}
+
+/* A later phase's start: roots [lo, hi) of g_roots, halved by thread 0 down to 4 per thread;
+ * a root whose label fell below the phase's first level (first) was relaxed already. */
+#pragma gtap function
+__device__ void bfs_roots(int lo, int hi, int first)
+{
+    while (hi - lo > 4 * (int)blockDim.x) {
+        const int mid = lo + (hi - lo) / 2;
+        if (threadIdx.x == 0) {
+#pragma gtap task
+            bfs_roots(mid, hi, first);
+        }
+        hi = mid;
+    }
+    for (int i = lo + (int)threadIdx.x; i < hi; i += (int)blockDim.x) {
+        const int v = g_roots[i];
+        if (__ldcg(&g_depth[v]) == first) {
+#pragma gtap task
+            bfs(v);
         }
     }
 }
@@ -61,9 +112,29 @@ __device__ void bfs(int v, int begin, int end)
     }
     for (int e = begin; e < end; e++) {
         const int u = g_col[e];
-        if (atomicMin(&g_depth[u], dv + 1) > dv + 1) {
+        if (bfs_improve(u, dv + 1)) {
 #pragma gtap task
             bfs(u, -1, -1);
+        }
+    }
+}
+
+/* A later phase's start: roots [lo, hi) of g_roots, halved down to 32 per task; a root whose
+ * label fell below the phase's first level (first) was relaxed already. */
+#pragma gtap function
+__device__ void bfs_roots(int lo, int hi, int first)
+{
+    while (hi - lo > 32) {
+        const int mid = lo + (hi - lo) / 2;
+#pragma gtap task
+        bfs_roots(mid, hi, first);
+        hi = mid;
+    }
+    for (int i = lo; i < hi; i++) {
+        const int v = g_roots[i];
+        if (__ldcg(&g_depth[v]) == first) {
+#pragma gtap task
+            bfs(v, -1, -1);
         }
     }
 }
@@ -75,13 +146,21 @@ __global__ void bfs_kernel(int source)
 }
 #endif
 
+__global__ void bfs_roots_kernel(int count, int first)
+{
+#pragma gtap entry
+    bfs_roots(0, count, first);
+}
+
 int main(int argc, char **argv)
 {
     static app_stats stats;
     app_cli c;
     app_cli_init(&c, "bfs", APP_GTAP_IMPL, 1 << 16);
-    static const char *const keys[] = {"source", APP_GRAPH_KEYS, NULL};
-    int rc = app_cli_parse(&c, argc, argv, keys, "--n is the number of vertices; [--source V] " APP_GRAPH_USAGE);
+    static const char *const keys[] = {"source", "delta", APP_GRAPH_KEYS, NULL};
+    int rc = app_cli_parse(&c, argc, argv, keys,
+                           "--n is the number of vertices; [--source V] [--delta LEVELS per phase "
+                           "(default 4 x workers; 0: one phase)] " APP_GRAPH_USAGE);
     if (rc)
         return rc < 0 ? 0 : rc;
     app_require_device(&c);
@@ -95,6 +174,11 @@ int main(int argc, char **argv)
         return 2;
     }
     app_param(&c, "source=%d", source);
+    long long delta = app_opt_ll(&c, "delta", -1);
+    if (delta < -1 || delta > 0x3fffffff) {
+        fprintf(stderr, "bfs: --delta %lld: must be 0 (one phase) or a number of levels\n", delta);
+        return 2;
+    }
     int max_degree = 0;
     for (int v = 0; v < nv; v++)
         max_degree = g.row[v + 1] - g.row[v] > max_degree ? g.row[v + 1] - g.row[v] : max_degree;
@@ -123,10 +207,12 @@ int main(int argc, char **argv)
     }
     if (c.max_tasks)
         app_param(&c, "max_tasks=%lld", c.max_tasks);
-    int *d_row = NULL, *d_col = NULL, *d_depth = NULL;
+    int *d_row = NULL, *d_col = NULL, *d_depth = NULL, *d_list[2] = {NULL, NULL};
     if (cudaMalloc(&d_row, ((size_t)nv + 1) * sizeof(int)) != cudaSuccess ||
         cudaMalloc(&d_col, (size_t)(g.nnz ? g.nnz : 1) * sizeof(int)) != cudaSuccess ||
-        cudaMalloc(&d_depth, (size_t)nv * sizeof(int)) != cudaSuccess) {
+        cudaMalloc(&d_depth, (size_t)nv * sizeof(int)) != cudaSuccess ||
+        cudaMalloc(&d_list[0], (size_t)nv * sizeof(int)) != cudaSuccess ||
+        cudaMalloc(&d_list[1], (size_t)nv * sizeof(int)) != cudaSuccess) {
         fprintf(stderr, "bfs: cannot allocate device memory\n");
         return 1;
     }
@@ -137,15 +223,60 @@ int main(int argc, char **argv)
     cudaMemcpyToSymbol(g_depth, &d_depth, sizeof d_depth);
     if (app_gtap_init(&c))
         return 1;
+    if (delta < 0) {
+#if defined(APP_BLOCK)
+        delta = 4ll * c.workers;
+#else
+        delta = 4ll * (c.workers > 32 ? c.workers / 32 : 1);
+#endif
+    }
+    app_param(&c, "delta=%lld", delta);
     app_banner(&c);
+    int phases = 0;
+    /* Sets up the phase whose first level is first: its last level, an empty list, and the
+     * list it starts from (parity). */
+    auto phase_setup = [&](long long first, int parity) -> long long {
+        const long long last_ll = delta ? first + delta - 1 : 0x7ffffffe;
+        const int last = last_ll < 0x7ffffffe ? (int)last_ll : 0x7ffffffe, zero = 0;
+        cudaMemcpyToSymbol(g_phase_last, &last, sizeof last);
+        cudaMemcpyToSymbol(g_roots, &d_list[parity], sizeof d_list[parity]);
+        cudaMemcpyToSymbol(g_next, &d_list[parity ^ 1], sizeof d_list[parity ^ 1]);
+        cudaMemcpyToSymbol(g_next_count, &zero, sizeof zero);
+        return last_ll;
+    };
+    long long phase0_last = 0;
+    /* One phase per launch (see the header): launch, and start the next phase from the list
+     * until it comes back empty. The first phase is set up with the run's reset (untimed). */
+    auto run_phases = [&](cudaEvent_t end) -> cudaError_t {
+        long long first = 0, last = phase0_last;
+        int count = 0, parity = 0;
+        for (phases = 0;; phases++) {
+            if (phases > 0)
+                last = phase_setup(first, parity);
+            cudaError_t e = phases == 0 ? gtap_launch(bfs_kernel, source)
+                                        : gtap_launch(bfs_roots_kernel, count, (int)first);
+            cudaEventRecord(end, 0);
+            if (e == cudaSuccess)
+                e = gtap_synchronize();
+            if (e == cudaSuccess)
+                e = cudaMemcpyFromSymbol(&count, g_next_count, sizeof count);
+            if (e != cudaSuccess || count == 0) {
+                phases++;
+                return e;
+            }
+            first = last + 1;
+            parity ^= 1;
+        }
+    };
     rc = app_gtap_run(
         &c, &stats,
         [&](int) {
             const int zero = 0;
             cudaMemset(d_depth, 0x3f, (size_t)nv * sizeof(int)); /* APP_BFS_INF */
             cudaMemcpy(d_depth + source, &zero, sizeof zero, cudaMemcpyHostToDevice);
+            phase0_last = phase_setup(0, 0);
         },
-        [&] { return gtap_launch(bfs_kernel, source); });
+        run_phases);
     if (rc)
         return 1;
     std::vector<int> depth(nv), ref(nv);
@@ -167,6 +298,10 @@ int main(int argc, char **argv)
     }
     char answer[96];
     snprintf(answer, sizeof answer, "vertices=%d;edges=%lld;reached=%d;depth=%d", nv, g.nnz, reached, deepest);
+    if (c.verbose)
+        fprintf(c.out, "bfs: %d phase%s in the last run\n", phases, phases == 1 ? "" : "s");
+    cudaFree(d_list[0]);
+    cudaFree(d_list[1]);
     cudaFree(d_row);
     cudaFree(d_col);
     cudaFree(d_depth);
