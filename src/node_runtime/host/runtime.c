@@ -367,13 +367,8 @@ int gtap_host_default_grid_size(int block_threads)
     return sms * per_sm;
 }
 
-void gtap_host_launch_geometry(int *grid, int *block, size_t *smem, size_t per_warp_smem,
-                               int static_block_size)
+void gtap_host_launch_geometry(int *grid, int *block)
 {
-    const gtap_config_t *c = &gtap_rt.cfg;
-    *grid = c->grid_size;
-    *block = c->block_size;
-    *smem = 0;
-    if (c->mode == GTAP_MODE_THREAD && c->block_size > static_block_size)
-        *smem = (size_t)(c->block_size / 32) * per_warp_smem;
+    *grid = gtap_rt.cfg.grid_size;
+    *block = gtap_rt.cfg.block_size;
 }

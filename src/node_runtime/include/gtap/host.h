@@ -55,11 +55,9 @@ int gtap_host_default_grid_size(int block_threads);
  * ignored. */
 long long gtap_host_env_ll(const char *name, long long dflt);
 
-/* Launch geometry for gtap_launch: grid and block from the resolved configuration and the
- * dynamic shared memory thread mode needs when block_size exceeds GTAP_BLOCK_SIZE.
- * per_warp_smem: bytes of scheduler state per warp; static_block_size: GTAP_BLOCK_SIZE. */
-void gtap_host_launch_geometry(int *grid, int *block, size_t *smem, size_t per_warp_smem,
-                               int static_block_size);
+/* The launch geometry the resolved configuration asks for (gtap_launch may serve it with
+ * another shape in thread mode, or fewer blocks: host_api.cuh). */
+void gtap_host_launch_geometry(int *grid, int *block);
 
 /* Profile export (see gtap/api_types.h for the meaning of the fields). */
 typedef struct gtap_host_profile_options {

@@ -50,31 +50,34 @@ static __global__ void GTAP_OCCUPANCY_PROBE_CAP gtap_occupancy_probe_kernel(void
 }
 
 /* The default grid for blocks of block_threads threads: env GTAP_GRID_SIZE, else as many
- * blocks as can be resident at once (thread mode: at most GTAP_DEFAULT_WARPS_PER_SM warps
- * per SM). Blocks larger than GTAP_BLOCK_SIZE get their scheduler state as dynamic shared
- * memory (gtap_launch), which the occupancy query accounts for. */
+ * blocks as can be resident at once (thread mode: the warps that many blocks of
+ * GTAP_BLOCK_SIZE threads hold, at most GTAP_DEFAULT_WARPS_PER_SM per SM, in blocks of
+ * block_threads: gtap_launch serves them in blocks of at most GTAP_BLOCK_SIZE). */
 static inline int gtap_default_grid_size_for(int block_threads)
 {
     long long env = gtap_host_env_ll("GTAP_GRID_SIZE", 0);
     int per_sm = 0, dev = 0, sms = 0;
-    size_t dyn = 0;
     if (env > 0)
         return (int)env;
 #if defined(GTAP_WORKER_IS_THREAD)
-    if (block_threads > (GTAP_BLOCK_SIZE))
-        dyn = (size_t)(block_threads / 32) * sizeof(gtap_thread_sh);
+    const int probe_threads = GTAP_BLOCK_SIZE;
+#else
+    const int probe_threads = block_threads;
 #endif
     if (cudaGetDevice(&dev) == cudaSuccess &&
         cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev) == cudaSuccess &&
-        cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, gtap_occupancy_probe_kernel, block_threads, dyn) ==
+        cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, gtap_occupancy_probe_kernel, probe_threads, 0) ==
             cudaSuccess &&
         per_sm > 0) {
 #if defined(GTAP_WORKER_IS_THREAD)
-        int cap = (GTAP_DEFAULT_WARPS_PER_SM * 32 + block_threads - 1) / block_threads;
+        int cap = (GTAP_DEFAULT_WARPS_PER_SM * 32 + probe_threads - 1) / probe_threads;
         if (per_sm > cap)
             per_sm = cap;
-#endif
+        const long long threads = (long long)per_sm * sms * probe_threads;
+        return (int)((threads + block_threads - 1) / block_threads);
+#else
         return per_sm * sms;
+#endif
     }
     (void)cudaGetLastError();
     return gtap_host_default_grid_size(block_threads);
@@ -275,9 +278,74 @@ static inline cudaError_t gtap_validate_config(const gtap_block_config &config)
 
 /* ---- Launch and completion ---------------------------------------------------------------- */
 
-/* The default grid is sized by an occupancy probe kernel; an entry kernel that needs more
- * registers (task functions, or the GPU node's agent in distributed builds) may fit fewer
- * blocks per SM. A persistent kernel's late blocks would only start once others exit, so
+#if defined(GTAP_WORKER_IS_THREAD)
+/* Thread mode: the configuration asks for grid x block / 32 warps, and the workers are warps:
+ * which blocks hold them changes nothing a thread-level program can rely on, only how many of
+ * them the GPU holds at once. Every block carries the scheduler state of GTAP_BLOCK_SIZE / 32
+ * warps in shared memory, so a paper-style request (blocks of 32 threads, thousands of them,
+ * built for 256) would fit a fraction of its warps. gtap_launch therefore serves the request
+ * with the block of at most GTAP_BLOCK_SIZE threads, dividing the warps evenly, that keeps the
+ * most of them resident (the largest such block on a tie), and launches no more blocks than
+ * are resident at once: a persistent kernel's late blocks would only start when the others
+ * leave. Resident means at most GTAP_DEFAULT_WARPS_PER_SM warps per SM, the default grid's
+ * own cap: more add idle probing, not speed. Cached per kernel and request; GTAP_STATS=1
+ * reports a change. */
+static inline void gtap_thread_launch_shape(const void *kernel, int *grid, int *block)
+{
+    static struct {
+        const void *kernel;
+        long long warps;
+        int grid, block;
+    } cache[16];
+    static int cached;
+    const long long warps = (long long)*grid * (*block / 32);
+    for (int i = 0; i < cached; i++)
+        if (cache[i].kernel == kernel && cache[i].warps == warps) {
+            *grid = cache[i].grid;
+            *block = cache[i].block;
+            return;
+        }
+    int dev = 0, sms = 0, best = 0;
+    long long best_resident = -1, best_blocks = 0;
+    if (cudaGetDevice(&dev) == cudaSuccess &&
+        cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev) == cudaSuccess) {
+        for (int d = (GTAP_BLOCK_SIZE) / 32; d >= 1; d--) {
+            int per_sm = 0;
+            if (warps % d || cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, 32 * d, 0) != cudaSuccess)
+                continue;
+            const int cap = (GTAP_DEFAULT_WARPS_PER_SM) / d > 0 ? (GTAP_DEFAULT_WARPS_PER_SM) / d : 1;
+            per_sm = per_sm < cap ? per_sm : cap;
+            const long long blocks = (long long)per_sm * sms < warps / d ? (long long)per_sm * sms : warps / d;
+            if (blocks * d > best_resident) {
+                best = d;
+                best_resident = blocks * d;
+                best_blocks = blocks;
+            }
+        }
+    }
+    (void)cudaGetLastError();
+    if (best > 0 && best_blocks > 0) {
+        if ((best_blocks != *grid || 32 * best != *block) && gtap_host_env_ll("GTAP_STATS", 0))
+            fprintf(stderr, "gtap: %d blocks of %d threads (%lld warps) launched as %lld blocks of %d, the most "
+                    "warps the GPU holds at once (at most GTAP_DEFAULT_WARPS_PER_SM=%d per SM) in blocks of at "
+                    "most GTAP_BLOCK_SIZE=%d threads\n", *grid, *block, warps, best_blocks, 32 * best,
+                    (int)(GTAP_DEFAULT_WARPS_PER_SM), (int)(GTAP_BLOCK_SIZE));
+        *grid = (int)best_blocks;
+        *block = 32 * best;
+    } /* else: the occupancy is unknown; launch as configured */
+    if (cached < (int)(sizeof cache / sizeof cache[0])) {
+        cache[cached].kernel = kernel;
+        cache[cached].warps = warps;
+        cache[cached].grid = *grid;
+        cache[cached].block = *block;
+        cached++;
+    }
+}
+#endif
+
+/* Block mode: the default grid is sized by an occupancy probe kernel; an entry kernel that
+ * needs more registers (task functions, or the GPU node's agent in distributed builds) may fit
+ * fewer blocks per SM. A persistent kernel's late blocks would only start once others exit, so
  * with the default grid the launch is lowered to what fits at once (cached per kernel and
  * geometry; GTAP_STATS=1 says so). An explicit grid is launched as given. */
 static inline int gtap_fit_default_grid(const void *kernel, int grid, int block, size_t smem)
@@ -365,22 +433,14 @@ static inline cudaError_t gtap_launch(void (*kernel)(KernelArgs...), Args &&...a
         fprintf(stderr, "gtap: error: gtap_launch() before gtap_initialize()\n");
         return cudaErrorInitializationError;
     }
+    gtap_host_launch_geometry(&grid, &block);
 #if defined(GTAP_WORKER_IS_THREAD)
-    gtap_host_launch_geometry(&grid, &block, &smem, sizeof(gtap_thread_sh), GTAP_BLOCK_SIZE);
-    if (smem > 0) {
-        /* The kernel's static shared memory counts against the same 48 KiB default limit. */
-        cudaError_t e = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem);
-        if (e != cudaSuccess) {
-            fprintf(stderr, "gtap: error: block size %d needs %zu bytes of dynamic shared memory: %s\n",
-                    block, smem, cudaGetErrorString(e));
-            return e;
-        }
-    }
+    gtap_thread_launch_shape((const void *)kernel, &grid, &block);
+    smem = 0; /* blocks of at most GTAP_BLOCK_SIZE threads: the static scheduler state fits */
 #else
-    gtap_host_launch_geometry(&grid, &block, &smem, 0, GTAP_BLOCK_SIZE);
     smem = gtap_block_dynamic_smem;
-#endif
     grid = gtap_fit_default_grid((const void *)kernel, grid, block, smem);
+#endif
     if (int e = gtap_size_stack((const void *)kernel))
         return (cudaError_t)e;
     kernel<<<grid, block, smem, gtap_launch_stream>>>(static_cast<KernelArgs>(std::forward<Args>(args))...);

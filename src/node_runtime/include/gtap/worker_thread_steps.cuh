@@ -405,7 +405,8 @@ GTAP_DEV uint32_t gtap_thread_publish(gtap_thread_sh *ts, uint32_t w, uint32_t l
 /* ---- Per-warp state ------------------------------------------------------------------------ */
 
 /* The shared-memory state of the calling warp: static when the launch's block fits
- * GTAP_BLOCK_SIZE, else the dynamic shared memory gtap_launch provides. */
+ * GTAP_BLOCK_SIZE (gtap_launch's always do), else the dynamic shared memory a direct launch
+ * of a larger block must provide. */
 GTAP_DEV gtap_thread_sh *gtap_thread_shared(uint32_t warp_in_block)
 {
     __shared__ gtap_thread_sh static_sh[(GTAP_BLOCK_SIZE) / 32];
