@@ -36,6 +36,7 @@
 #include "gtap_app.cuh"
 #include "taskbench_graph.h"
 #include "taskbench_kernel.h"
+#include "taskbench_params.h"
 
 /* A graph as the device sees it. */
 typedef struct tb_dev_graph {
@@ -307,14 +308,8 @@ int main(int argc, char **argv)
     tb_size_deques(&c, &app, fanout);
     if (app_gtap_init(&c))
         return 1;
-    c.n = tb_app_total_tasks(&app);
     app_param(&c, "mapping=%s", tb_mapping_name(app.mapping));
-    app_param(&c, "graphs=%d", app.ngraphs);
-    app_param(&c, "type=%s", tb_pattern_name(app.graphs[0].pattern));
-    app_param(&c, "steps=%ld", app.graphs[0].steps);
-    app_param(&c, "width=%ld", app.graphs[0].width);
-    app_param(&c, "kernel=%s", tb_kernel_name(app.graphs[0].kernel));
-    app_param(&c, "iter=%ld", app.graphs[0].iterations);
+    tb_app_params(&c, &app);
     app_param(&c, "fanout=%ld", fanout);
     app_banner(&c);
     tb_app_display(&app, c.out);

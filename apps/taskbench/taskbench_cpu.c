@@ -11,6 +11,7 @@
 #include "app_cpu.h"
 #include "taskbench_graph.h"
 #include "taskbench_kernel.h"
+#include "taskbench_params.h"
 
 typedef struct cpu_graph {
     tb_graph g;
@@ -176,14 +177,8 @@ int main(int argc, char **argv)
         if (setup_graph(&x, &app, k))
             return 1;
     app_cpu_init(&c);
-    c.n = tb_app_total_tasks(&app);
     app_param(&c, "mapping=%s", tb_mapping_name(app.mapping));
-    app_param(&c, "graphs=%d", app.ngraphs);
-    app_param(&c, "type=%s", tb_pattern_name(app.graphs[0].pattern));
-    app_param(&c, "steps=%ld", app.graphs[0].steps);
-    app_param(&c, "width=%ld", app.graphs[0].width);
-    app_param(&c, "kernel=%s", tb_kernel_name(app.graphs[0].kernel));
-    app_param(&c, "iter=%ld", app.graphs[0].iterations);
+    tb_app_params(&c, &app);
     app_banner(&c);
     tb_app_display(&app, c.out);
     app_cpu_run(&c, &stats, reset, body, &x);

@@ -17,6 +17,7 @@
 #include "app_cli.h"
 #include "taskbench_graph.h"
 #include "taskbench_kernel.h"
+#include "taskbench_params.h"
 
 /* MPI calls that fail end the job: a half-finished exchange cannot be recovered. */
 #define MPI_CHECK(call)                                                                                            \
@@ -300,13 +301,7 @@ int main(int argc, char **argv)
         x.mark[i] = -1;
     c.grid = c.block = c.queues = 0;
     c.workers = x.size;
-    c.n = tb_app_total_tasks(&app);
-    app_param(&c, "graphs=%d", app.ngraphs);
-    app_param(&c, "type=%s", tb_pattern_name(app.graphs[0].pattern));
-    app_param(&c, "steps=%ld", app.graphs[0].steps);
-    app_param(&c, "width=%ld", app.graphs[0].width);
-    app_param(&c, "kernel=%s", tb_kernel_name(app.graphs[0].kernel));
-    app_param(&c, "iter=%ld", app.graphs[0].iterations);
+    tb_app_params(&c, &app);
     app_param(&c, "ranks=%d", x.size);
     if (x.rank == 0) {
         app_banner(&c);
