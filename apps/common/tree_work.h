@@ -7,18 +7,7 @@
 #ifndef TREE_WORK_H
 #define TREE_WORK_H
 
-#if !defined(__CUDACC__) && !defined(GTAP_TARGET_HOST)
-/* plain C / C++ (the CPU baselines) */
-#ifndef __host__
-#define __host__
-#endif
-#ifndef __device__
-#define __device__
-#endif
-#ifndef __forceinline__
-#define __forceinline__ inline
-#endif
-#endif
+#include "app_qualifiers.h"
 
 #include <math.h>
 #include <stdint.h>

@@ -18,19 +18,7 @@
 #ifndef TASKBENCH_GRAPH_H
 #define TASKBENCH_GRAPH_H
 
-#if !defined(__CUDACC__)
-/* plain C (the CPU baselines, and the C files of host-target builds): the CUDA qualifiers
- * mean nothing (the host target's cuda_runtime.h defines them already) */
-#ifndef __host__
-#define __host__
-#endif
-#ifndef __device__
-#define __device__
-#endif
-#ifndef __forceinline__
-#define __forceinline__ inline
-#endif
-#endif
+#include "app_qualifiers.h"
 
 #include <stdint.h>
 
