@@ -174,8 +174,9 @@ int main(int argc, char **argv)
         return 2;
     }
     app_param(&c, "source=%d", source);
-    long long delta = app_opt_ll(&c, "delta", -1);
-    if (delta < -1 || delta > 0x3fffffff) {
+    const long long delta_unset = -(1ll << 62);
+    long long delta = app_opt_ll(&c, "delta", delta_unset);
+    if (delta != delta_unset && (delta < 0 || delta > 0x3fffffff)) {
         fprintf(stderr, "bfs: --delta %lld: must be 0 (one phase) or a number of levels\n", delta);
         return 2;
     }
@@ -223,7 +224,7 @@ int main(int argc, char **argv)
     cudaMemcpyToSymbol(g_depth, &d_depth, sizeof d_depth);
     if (app_gtap_init(&c))
         return 1;
-    if (delta < 0) {
+    if (delta == delta_unset) {
 #if defined(APP_BLOCK)
         delta = 4ll * c.workers;
 #else
