@@ -10,18 +10,21 @@
 # the build's own run left in OUTDIR are run.
 set -eu
 gtapcc=$1 prog=$2 out=$3 cuda=$4 run_gpu=${5:-}
-if [ "$run_gpu" = run-gpu ] && ! "$gtapcc" --version > /dev/null 2>&1; then
+run_gpu_programs() { # exit 77 without a GPU
     if ! nvidia-smi -L 2> /dev/null | grep -q '^GPU'; then
         echo "SKIP: no GPU to run the GPU builds"
         exit 77
     fi
+    "$out/fib_paper_gpu"
+    "$out/block_gq_gpu"
+}
+if [ "$run_gpu" = run-gpu ] && ! "$gtapcc" --version > /dev/null 2>&1; then
     if [ ! -x "$out/fib_paper_gpu" ] || [ ! -x "$out/block_gq_gpu" ]; then
         echo "FAIL: gtapcc cannot run here and $out holds no GPU programs built by it"
         exit 1
     fi
     echo "note: gtapcc cannot run on this machine; running the GPU programs built where it can"
-    "$out/fib_paper_gpu"
-    "$out/block_gq_gpu"
+    run_gpu_programs
     echo "PASS: upstream-style builds"
     exit 0
 fi
@@ -55,12 +58,7 @@ if [ -x "$cuda/bin/nvcc" ]; then
         -L"$cuda/lib64" -lcudart "$prog/upstream/block_gq_include.cu" -Wl,-rpath,$rpath -o "$out/block_gq_gpu"
     has_rpath "$out/block_gq_gpu"
     if [ "$run_gpu" = run-gpu ]; then
-        if ! nvidia-smi -L 2> /dev/null | grep -q '^GPU'; then
-            echo "SKIP: no GPU to run the GPU builds"
-            exit 77
-        fi
-        "$out/fib_paper_gpu"
-        "$out/block_gq_gpu"
+        run_gpu_programs
     fi
 else
     echo "note: no nvcc at $cuda; GPU builds not checked"
