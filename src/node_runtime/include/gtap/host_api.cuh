@@ -341,8 +341,7 @@ static inline void gtap_thread_launch_shape(const void *kernel, int *grid, int *
         cached++;
     }
 }
-#endif
-
+#else
 /* Block mode: the default grid is sized by an occupancy probe kernel; an entry kernel that
  * needs more registers (task functions, or the GPU node's agent in distributed builds) may fit
  * fewer blocks per SM. A persistent kernel's late blocks would only start once others exit, so
@@ -385,6 +384,7 @@ static inline int gtap_fit_default_grid(const void *kernel, int grid, int block,
     }
     return fit > 0 && fit < grid ? fit : grid;
 }
+#endif
 
 /* Task code may recurse (N-Queens' sequential search below its cutoff), and the depth of a
  * recursion is not in the kernel's static stack size, so CUDA's per-thread stack limit must
