@@ -92,8 +92,8 @@ static void atexit_check(void)
     _Exit(1);
 }
 
-int gtap_host_init(const gtap_config_t *cfg, const gtap_program_desc *prog, gtap_dev_state *state,
-                   size_t *bytes_p)
+int gtap_host_init(const gtap_config_t *cfg, const gtap_program_desc *prog, int (*prepare_device)(void),
+                   gtap_dev_state *state, size_t *bytes_p)
 {
     cudaError_t err;
     gtap_dev_state s;
@@ -216,6 +216,8 @@ int gtap_host_init(const gtap_config_t *cfg, const gtap_program_desc *prog, gtap
     gtap_rt.state = s;
     gtap_rt.initialized = 1;
     err = (cudaError_t)gtap_host_reset();
+    if (err == cudaSuccess && prepare_device)
+        err = (cudaError_t)prepare_device();
     if (err != cudaSuccess) {
         gtap_rt.initialized = 0;
         goto fail_free;

@@ -20,11 +20,14 @@ extern "C" {
 
 /* Sizes and allocates the runtime for cfg and the program prog, fills *state with the
  * device-side descriptor (the caller copies it to the program's __constant__ gtap_dev),
- * and stores *bytes_p = device bytes allocated (if bytes_p is non-NULL). Fails with
- * cudaErrorInitializationError if already initialized, cudaErrorInvalidConfiguration /
- * cudaErrorInvalidValue for bad settings (with a message naming the knob). */
-int gtap_host_init(const gtap_config_t *cfg, const gtap_program_desc *prog, gtap_dev_state *state,
-                   size_t *bytes_p);
+ * and stores *bytes_p = device bytes allocated (if bytes_p is non-NULL). prepare_device
+ * (may be NULL) runs once the runtime is allocated, inside the initialization's reported
+ * time: the header's device set-up that needs a kernel of its own (host_api.cuh); it returns
+ * 0 or a CUDA error, which fails the initialization. Fails with cudaErrorInitializationError
+ * if already initialized, cudaErrorInvalidConfiguration / cudaErrorInvalidValue for bad
+ * settings (with a message naming the knob). */
+int gtap_host_init(const gtap_config_t *cfg, const gtap_program_desc *prog, int (*prepare_device)(void),
+                   gtap_dev_state *state, size_t *bytes_p);
 
 /* Nonzero between a successful gtap_host_init and gtap_host_finalize. */
 int gtap_host_initialized(void);
