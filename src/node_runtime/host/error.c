@@ -84,9 +84,10 @@ void gtap_host_report_error(void)
                 fn_name(fn), worker, v, lim);
         break;
     case GTAP_ERR_BLOCK_SIZE:
-        fprintf(stderr, "gtap: error: the task kernel was launched with %lld threads per block, but "
-                "the runtime was compiled for GTAP_BLOCK_SIZE=%lld. Block mode needs exactly that; thread "
-                "mode needs gtap_launch() (which provides shared memory) for larger blocks.\n", v, lim);
+        fprintf(stderr, "gtap: error: the task kernel was launched with %lld threads per block, and the "
+                "program was compiled for GTAP_BLOCK_SIZE=%lld. Block mode needs a multiple of 32 of at most "
+                "GTAP_BLOCK_SIZE (exactly it in distributed builds); thread mode needs gtap_launch() (which "
+                "provides shared memory) for larger blocks.\n", v, lim);
         break;
     case GTAP_ERR_DEBUG_CHECK: { /* fields packed by gtap/debug.cuh */
         char where[64], text[512];

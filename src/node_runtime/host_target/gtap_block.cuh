@@ -33,10 +33,16 @@ extern "C" __attribute__((weak)) const uint32_t gtap_worker_block_threads = GTAP
 
 static inline cudaError_t gtap_validate_config(const gtap_block_config &c)
 {
-    /* As on the GPU: a block size, when given, must be the one the program was compiled for
-     * (GTAP_LANES = GTAP_BLOCK_SIZE sizes the task records). */
+    /* As on the GPU (host_api.cuh, gtap_block_size_fits): a block size, when given, is a
+     * multiple of 32 of at most GTAP_BLOCK_SIZE (GTAP_LANES = GTAP_BLOCK_SIZE sizes the task
+     * records), exactly GTAP_BLOCK_SIZE in distributed builds. */
+#if defined(GTAP_DISTRIBUTED)
+    const bool fits = c.block_size == GTAP_BLOCK_SIZE;
+#else
+    const bool fits = c.block_size >= 32 && c.block_size <= GTAP_BLOCK_SIZE && c.block_size % 32 == 0;
+#endif
     if (c.grid_size < 0 || c.max_tasks_per_block < 0 || c.profile_capacity_per_block < 0 ||
-        (c.block_size && c.block_size != GTAP_BLOCK_SIZE))
+        (c.block_size && !fits))
         return cudaErrorInvalidConfiguration;
     return cudaSuccess;
 }
@@ -46,6 +52,7 @@ static inline cudaError_t gtap_initialize(const gtap_block_config &c, size_t *de
     cudaError_t e = gtap_validate_config(c);
     if (e != cudaSuccess)
         return e;
+    gtap_rx_block_sim_threads = c.block_size ? (uint32_t)c.block_size : (uint32_t)GTAP_BLOCK_SIZE;
     e = gtap_host_create(GTAP_NUM_QUEUES);
     if (e == cudaSuccess && device_bytes)
         *device_bytes = 0;

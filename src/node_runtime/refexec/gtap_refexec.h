@@ -51,6 +51,9 @@
 /* Threads per task: what the distributed node writes into, and checks in, every task record
  * that migrates (docs/wire.md, block_threads; 0 = thread-level). */
 #define GTAP_RX_BLOCK_THREADS ((uint32_t)(GTAP_BLOCK_SIZE))
+/* Threads of the simulated block a block-level segment runs on: the configuration's block
+ * size (gtap_block.cuh's gtap_initialize), GTAP_BLOCK_SIZE unless it says otherwise. */
+static uint32_t gtap_rx_block_sim_threads = GTAP_RX_BLOCK_THREADS;
 #else
 #define GTAP_RX_BLOCK_THREADS 0u
 #endif
@@ -511,7 +514,7 @@ static void gtap_rx_block_thread(void *ctx, uint32_t thread)
 static void gtap_rx_run_segment(gtap_rx *rx, gtap_worker *w, unsigned fn, uint32_t id)
 {
     gtap_rx_block_job j = {w, fn, id};
-    if (gtap_hb_run(GTAP_RX_BLOCK_THREADS, gtap_rx_block_thread, &j) != 0)
+    if (gtap_hb_run(gtap_rx_block_sim_threads, gtap_rx_block_thread, &j) != 0)
         gtap_rx_fail(rx, "block-level task %s: %s",
                      fn < gtapgen_program.num_functions ? gtapgen_program.functions[fn].name : "?",
                      gtap_hb_sim.message);

@@ -259,6 +259,18 @@ static inline cudaError_t gtap_validate_config(const gtap_thread_config &config)
     return cudaSuccess;
 }
 #else
+/* Block mode's block size: config.block_size, else GTAP_BLOCK_SIZE. GTAP_BLOCK_SIZE sizes the
+ * per-thread copies in task records (GTAP_LANES), so a block of whole warps up to it fits;
+ * distributed builds need it exactly, as every task on the wire carries it (docs/wire.md). */
+static inline int gtap_block_size_fits(int threads)
+{
+#if defined(GTAP_DISTRIBUTED)
+    return threads == (GTAP_BLOCK_SIZE);
+#else
+    return threads >= 32 && threads <= (GTAP_BLOCK_SIZE) && threads % 32 == 0;
+#endif
+}
+
 static inline gtap_config_t gtap_config_from(const gtap_block_config &u)
 {
     gtap_config_t c = gtap_config_defaults();
@@ -267,8 +279,13 @@ static inline gtap_config_t gtap_config_from(const gtap_block_config &u)
         c.grid_size_knob = "config.grid_size";
         c.grid_is_default = 0;
     }
-    if (u.block_size)
+    if (u.block_size) {
         c.block_size = u.block_size;
+#if defined(GTAP_GRID_SIZE_IS_DEFAULT)
+        if (!u.grid_size && u.block_size != (GTAP_BLOCK_SIZE) && gtap_block_size_fits(u.block_size))
+            c.grid_size = gtap_default_grid_size_for(u.block_size); /* sized for the real blocks */
+#endif
+    }
     if (u.max_tasks_per_block) {
         c.max_tasks_per_worker = u.max_tasks_per_block;
         c.tasks_knob = "config.max_tasks_per_block";
@@ -285,10 +302,15 @@ static size_t gtap_block_dynamic_smem;
 static inline cudaError_t gtap_initialize(const gtap_block_config &config,
                                           size_t *device_bytes_allocated = nullptr)
 {
-    if (config.block_size && config.block_size != (GTAP_BLOCK_SIZE)) {
-        fprintf(stderr, "gtap: error: config.block_size=%d but this program was compiled with "
-                "GTAP_BLOCK_SIZE=%d; block mode needs them equal (-DGTAP_BLOCK_SIZE=%d)\n",
-                config.block_size, (int)(GTAP_BLOCK_SIZE), config.block_size);
+    if (config.block_size && !gtap_block_size_fits(config.block_size)) {
+#if defined(GTAP_DISTRIBUTED)
+        const char *rule = "distributed block mode needs exactly GTAP_BLOCK_SIZE";
+#else
+        const char *rule = "block mode takes a multiple of 32 of at most GTAP_BLOCK_SIZE";
+#endif
+        fprintf(stderr, "gtap: error: config.block_size=%d, and this program was compiled with "
+                "GTAP_BLOCK_SIZE=%d: %s (build with -DGTAP_BLOCK_SIZE=%d)\n", config.block_size,
+                (int)(GTAP_BLOCK_SIZE), rule, config.block_size);
         return cudaErrorInvalidConfiguration;
     }
     gtap_launch_stream = config.stream;
@@ -299,7 +321,7 @@ static inline cudaError_t gtap_initialize(const gtap_block_config &config,
 static inline cudaError_t gtap_validate_config(const gtap_block_config &config)
 {
     gtap_config_t c = gtap_config_from(config);
-    if (c.grid_size <= 0 || c.block_size != (GTAP_BLOCK_SIZE))
+    if (c.grid_size <= 0 || !gtap_block_size_fits(c.block_size))
         return cudaErrorInvalidConfiguration;
     if (c.max_tasks_per_worker <= 0)
         return cudaErrorInvalidValue;
