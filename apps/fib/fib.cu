@@ -6,6 +6,9 @@
  *                      paper's EPAQ fib, section 6.4; --cutoff 2 = every call a task)
  *   -DFIB_QUEUES=3     with GTAP_NUM_QUEUES=3: children that will run sequentially go to
  *                      queue 1, other children to queue 0, continuations to queue 2 (EPAQ)
+ *   -DFIB_IF           `#pragma gtap task if(n > k)` with k from --if-cutoff (default 1: every
+ *                      call a task): a call with n <= k runs its children at once through
+ *                      gtapcc's serial clone of fib (docs/compiler.md, "if and final")
  */
 #include "gtap_thread.cuh"
 #include "gtap_app.cuh"
@@ -15,6 +18,10 @@
 #endif
 
 __device__ int d_fib;
+
+#if defined(FIB_IF)
+__device__ int d_if_cutoff;
+#endif
 
 #if defined(FIB_CUTOFF)
 __device__ int d_cutoff;
@@ -45,6 +52,12 @@ __device__ int fib(int n)
 #pragma gtap task queue(n - 2 < d_cutoff ? 1 : 0)
     b = fib(n - 2);
 #pragma gtap taskwait queue(2)
+#elif defined(FIB_IF)
+#pragma gtap task if(n > d_if_cutoff)
+    a = fib(n - 1);
+#pragma gtap task if(n > d_if_cutoff)
+    b = fib(n - 2);
+#pragma gtap taskwait
 #else
 #pragma gtap task
     a = fib(n - 1);
@@ -66,8 +79,13 @@ int main(int argc, char **argv)
     static app_stats stats;
     app_cli c;
     app_cli_init(&c, "fib", APP_GTAP_IMPL, 30);
+#if defined(FIB_IF)
+    static const char *const keys[] = {"if-cutoff", NULL};
+    int rc = app_cli_parse(&c, argc, argv, keys, "[--if-cutoff K (calls with n <= K run their children serially)]");
+#else
     static const char *const keys[] = {"cutoff", NULL};
     int rc = app_cli_parse(&c, argc, argv, keys, "[--cutoff C (cutoff builds)]");
+#endif
     if (rc)
         return rc < 0 ? 0 : rc;
     if (c.n > 46) {
@@ -75,7 +93,11 @@ int main(int argc, char **argv)
         return 2;
     }
     app_require_device(&c);
-#if defined(FIB_CUTOFF)
+#if defined(FIB_IF)
+    int if_cutoff = (int)app_opt_ll(&c, "if-cutoff", 1);
+    cudaMemcpyToSymbol(d_if_cutoff, &if_cutoff, sizeof if_cutoff);
+    app_param(&c, "if_cutoff=%d", if_cutoff);
+#elif defined(FIB_CUTOFF)
     int cutoff = (int)app_opt_ll(&c, "cutoff", 2);
     cudaMemcpyToSymbol(d_cutoff, &cutoff, sizeof cutoff);
     app_param(&c, "cutoff=%d", cutoff);

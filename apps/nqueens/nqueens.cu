@@ -4,6 +4,10 @@
  *
  * -DNQ_QUEUES=2 with GTAP_NUM_QUEUES=2 is the paper's EPAQ variant (section 6.4): children
  * that will run the sequential search (row + 1 > cutoff) go to queue 1.
+ *
+ * -DNQ_FINAL spawns with `final(row >= c)`, c from --final-row (default 4): a placement at row
+ * c or below runs its whole subtree at once in its lane, through gtapcc's serial clone of
+ * nqueens (docs/compiler.md, "if and final"); c > cutoff is the plain program.
  */
 #include "gtap_thread.cuh"
 #include "gtap_app.cuh"
@@ -17,12 +21,27 @@ __device__ unsigned long long d_solutions;
 __device__ int d_n;
 __device__ int d_cutoff;
 
+#if defined(NQ_FINAL)
+__device__ int d_final_row;
+
+/* nq_count in a frame of its own: the serial clone recurses row by row, and nq_count's
+ * 512-byte stack, inlined into each of its frames, would outgrow the default per-thread stack
+ * (GTAP_STACK_BYTES, docs/compiler.md) */
+__device__ __noinline__ unsigned long long nq_count_leaf(int n, int row, uint32_t cols, uint32_t left, uint32_t right)
+{
+    return nq_count(n, row, cols, left, right);
+}
+#define NQ_COUNT nq_count_leaf
+#else
+#define NQ_COUNT nq_count
+#endif
+
 #pragma gtap function
 __device__ void nqueens(int row, uint32_t cols, uint32_t left, uint32_t right)
 {
     const int n = d_n;
     if (row > d_cutoff || row == n) {
-        unsigned long long k = nq_count(n, row, cols, left, right);
+        unsigned long long k = NQ_COUNT(n, row, cols, left, right);
         if (k)
             atomicAdd(&d_solutions, k);
         return;
@@ -34,6 +53,8 @@ __device__ void nqueens(int row, uint32_t cols, uint32_t left, uint32_t right)
         avail ^= p;
 #if NQ_QUEUES == 2
 #pragma gtap task queue(row + 1 > d_cutoff ? 1 : 0)
+#elif defined(NQ_FINAL)
+#pragma gtap task final(row >= d_final_row)
 #else
 #pragma gtap task
 #endif
@@ -52,8 +73,13 @@ int main(int argc, char **argv)
     static app_stats stats;
     app_cli c;
     app_cli_init(&c, "nqueens", APP_GTAP_IMPL, 12);
+#if defined(NQ_FINAL)
+    static const char *const keys[] = {"cutoff", "final-row", NULL};
+    int rc = app_cli_parse(&c, argc, argv, keys, "[--cutoff ROW (default 7)] [--final-row C (default 4)]");
+#else
     static const char *const keys[] = {"cutoff", NULL};
     int rc = app_cli_parse(&c, argc, argv, keys, "[--cutoff ROW (default 7)]");
+#endif
     if (rc)
         return rc < 0 ? 0 : rc;
     if (c.n < 1 || c.n > NQ_MAX_N) {
@@ -63,6 +89,11 @@ int main(int argc, char **argv)
     app_require_device(&c);
     int n = (int)c.n, cutoff = (int)app_opt_ll(&c, "cutoff", 7);
     app_param(&c, "cutoff=%d", cutoff);
+#if defined(NQ_FINAL)
+    int final_row = (int)app_opt_ll(&c, "final-row", 4);
+    app_param(&c, "final_row=%d", final_row);
+    cudaMemcpyToSymbol(d_final_row, &final_row, sizeof final_row);
+#endif
     cudaMemcpyToSymbol(d_n, &n, sizeof n);
     cudaMemcpyToSymbol(d_cutoff, &cutoff, sizeof cutoff);
     if (app_gtap_init(&c))

@@ -9,6 +9,7 @@
  * assignment (the resume jump may not skip an initialization), or spilled where it cannot
  * be split. Everything else stays a register.
  */
+#include "clone.h"
 #include "model.h"
 #include "spill.h"
 #include "strbuf.h"
@@ -759,6 +760,7 @@ unsigned analyze_unit(unit *u)
     for (unsigned i = 0; i < ntask; i++)
         if (u->fns[i].t.n)
             check_direct_calls(&a, &u->fns[i].t, &u->fns[i]);
+    clone_plan(u); /* if/final: needs every function's spawns */
     /* 4. other functions: entries, stray directives, direct calls */
     for (unsigned i = 0; i < a.num_defs; i++) {
         fn_def *def = &a.defs[i];

@@ -317,6 +317,8 @@ int emit_unit(unit *u, char **out_p)
             sb_append(&sb, text);
             sb_append(&sb, "\n");
             free(text);
+            if (fn->clone_text)
+                sb_append(&sb, fn->clone_text);
         }
         trailer(u, &sb);
     }
@@ -336,6 +338,7 @@ void unit_free(unit *u)
         free(fn->locals);
         free(fn->name);
         free(fn->ret_spelling);
+        free(fn->clone_text);
         free(fn->waits);
         free(fn->spawns);
         tree_free(&fn->t);

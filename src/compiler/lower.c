@@ -9,6 +9,7 @@
  * K-th taskwait. Resume labels may sit inside loops, if/else and user switches, which is
  * why the dispatch uses goto rather than case labels in the user's code.
  */
+#include "clone.h"
 #include "model.h"
 #include "strbuf.h"
 
@@ -99,15 +100,15 @@ static CXType field_type(const local *l)
     return l->type;
 }
 
-/* ---- the queue clause ------------------------------------------------------------------ */
+/* ---- clause expressions ------------------------------------------------------------- */
 
-/* The clause text with renamed locals replaced by their translated names. */
-static char *queue_text(const taskfn *fn, const directive *d)
+/* The text of a clause expression written in directive d, with renamed locals replaced by
+ * their translated names (the directive is not part of libclang's tree, so by identifier;
+ * a name after '.', '->' or '::' is a member, not a local). */
+static char *clause_text(const taskfn *fn, const directive *d, const char *expr)
 {
-    if (!d->queue || fn->worker == WORKER_BLOCK)
-        return xstrdup("0");
     strbuf sb = {0};
-    const char *p = d->queue;
+    const char *p = expr;
     while (*p) {
         if (isalpha((unsigned char)*p) || *p == '_') {
             const char *s = p;
@@ -115,7 +116,12 @@ static char *queue_text(const taskfn *fn, const directive *d)
                 p++;
             size_t n = (size_t)(p - s);
             const char *rep = NULL;
-            for (unsigned i = 0; i < fn->num_locals; i++) {
+            const char *b = s;
+            while (b > expr && (b[-1] == ' '))
+                b--;
+            int member = b > expr && (b[-1] == '.' || (b - expr >= 2 && ((b[-2] == '-' && b[-1] == '>') ||
+                                                                         (b[-2] == ':' && b[-1] == ':'))));
+            for (unsigned i = 0; i < fn->num_locals && !member; i++) {
                 const local *l = &fn->locals[i];
                 if (is_renamed(l) && strlen(l->name) == n && !strncmp(l->name, s, n) &&
                     l->decl_off < d->begin && fn->t.v[l->scope].begin <= d->begin &&
@@ -132,6 +138,14 @@ static char *queue_text(const taskfn *fn, const directive *d)
         }
     }
     return sb.data ? sb.data : xstrdup("0");
+}
+
+/* The queue clause's text; block-level functions ignore it (warned in analyze.c). */
+static char *queue_text(const taskfn *fn, const directive *d)
+{
+    if (!d->queue || fn->worker == WORKER_BLOCK)
+        return xstrdup("0");
+    return clause_text(fn, d, d->queue);
 }
 
 /* ---- declarations of spilled locals ----------------------------------------------------- */
@@ -293,19 +307,68 @@ static void lower_split(unit *u, taskfn *fn, const local *l)
     sb_free(&sb);
 }
 
+/* The spawn proper: `struct gtapgen_G_data *gtapgen_c = gtap_task_spawn(...); ` (gtap_gen.h). */
+static void spawn_call(strbuf *sb, const unit *u, const taskfn *fn, const spawn *sp)
+{
+    const taskfn *g = sp->callee;
+    char *q = queue_text(fn, sp->dir);
+    sb_printf(sb, "struct gtapgen_%s_data *gtapgen_c = (struct gtapgen_%s_data *)gtap_task_spawn("
+              "gtapgen_w, gtapgen_t, GTAPGEN_FN_%s, (unsigned)sizeof *gtapgen_c, (int)(%s), gtapgen_dst); "
+              "(void)gtapgen_c; /* task at line %u */ ", g->name, g->name, g->name, q, line_of(u->f, sp->dir->begin));
+    free(q);
+}
+
+/* A spawn with if(...) / final(...) (docs/compiler.md, "if and final"): the clauses, then the
+ * arguments, are evaluated once into temporaries; then either the callee's serial clone runs
+ * at once in this lane, its result stored where the child's would go, or the child is
+ * spawned as without the clauses. */
+static void clause_tests(strbuf *sb, const taskfn *fn, const directive *d)
+{
+    if (d->if_expr) {
+        char *e = clause_text(fn, d, d->if_expr);
+        sb_printf(sb, "const bool gtapgen_if = (bool)(%s); ", e);
+        free(e);
+    }
+    if (d->final_expr) {
+        char *e = clause_text(fn, d, d->final_expr);
+        sb_printf(sb, "const bool gtapgen_final = (bool)(%s); ", e);
+        free(e);
+    }
+}
+
+static void clause_branches(strbuf *sb, const unit *u, const taskfn *fn, const spawn *sp)
+{
+    const taskfn *g = sp->callee;
+    const directive *d = sp->dir;
+    sb_printf(sb, "if (%s%s%s) { ", d->if_expr ? "!gtapgen_if" : "", d->if_expr && d->final_expr ? " || " : "",
+              d->final_expr ? "gtapgen_final" : "");
+    if (sp->dst >= 0 || sp->decl_local >= 0)
+        sb_printf(sb, "*(gtapgen_%s_ret *)gtapgen_dst = ", g->name);
+    else if (!g->is_void)
+        sb_append(sb, "(void)");
+    sb_printf(sb, "gtapgen_%s_serial(", g->name);
+    for (unsigned i = 0; i < g->num_params; i++)
+        sb_printf(sb, "%sgtapgen_a%u", i ? ", " : "", i);
+    sb_append(sb, "); } else { ");
+    spawn_call(sb, u, fn, sp);
+    for (unsigned i = 0; i < g->num_params; i++)
+        sb_printf(sb, "gtapgen_c->%s = gtapgen_a%u; ", g->locals[i].field, i);
+    sb_append(sb, "} ");
+}
+
 static void lower_spawn(unit *u, taskfn *fn, const spawn *sp)
 {
     tree *t = &fn->t;
     const srcfile *f = u->f;
     const taskfn *g = sp->callee;
     unsigned nargs = g->num_params;
+    int clauses = sp->dir->if_expr || sp->dir->final_expr;
     unsigned *ab = xcalloc(nargs + 1, sizeof *ab), *ae = xcalloc(nargs + 1, sizeof *ae);
     for (unsigned i = 0; i < nargs; i++) {
         CXSourceRange r = clang_getCursorExtent(clang_Cursor_getArgument(t->v[sp->call].cur, i));
         ab[i] = (unsigned)parse_offset(u->pr, f, clang_getRangeStart(r));
         ae[i] = (unsigned)parse_offset(u->pr, f, clang_getRangeEnd(r));
     }
-    char *q = queue_text(fn, sp->dir);
     strbuf head = {0};
     edit_add(&fn->edits, f, sp->dir->begin, sp->dir->end, ""); /* the directive line goes away */
     unsigned cursor;
@@ -321,18 +384,22 @@ static void lower_spawn(unit *u, taskfn *fn, const spawn *sp)
         sb_append(&head, "{ void *gtapgen_dst = (void *)0; ");
         cursor = t->v[sp->stmt].begin;
     }
-    unsigned line = line_of(f, sp->dir->begin);
-    sb_printf(&head, "struct gtapgen_%s_data *gtapgen_c = (struct gtapgen_%s_data *)gtap_task_spawn("
-              "gtapgen_w, gtapgen_t, GTAPGEN_FN_%s, (unsigned)sizeof *gtapgen_c, (int)(%s), gtapgen_dst); "
-              "(void)gtapgen_c; /* task at line %u */ ", g->name, g->name, g->name, q, line);
-    free(q);
+    if (clauses)
+        clause_tests(&head, fn, sp->dir);
+    else
+        spawn_call(&head, u, fn, sp);
     for (unsigned i = 0; i < nargs; i++) {
-        sb_printf(&head, "gtapgen_c->%s = (", g->locals[i].field);
+        if (clauses)
+            sb_printf(&head, "gtapgen_%s_T%u gtapgen_a%u = (", g->name, i, i);
+        else
+            sb_printf(&head, "gtapgen_c->%s = (", g->locals[i].field);
         edit_add(&fn->edits, f, cursor, ab[i], sb_str(&head));
         sb_free(&head);
         sb_append(&head, "); ");
         cursor = ae[i];
     }
+    if (clauses)
+        clause_branches(&head, u, fn, sp);
     sb_append(&head, "}");
     edit_add(&fn->edits, f, cursor, sp->stmt_end, sb_str(&head));
     sb_free(&head);
@@ -385,7 +452,7 @@ static char *preamble(unit *u, taskfn *fn)
         CXType ft = field_type(l);
         char *ts = type_spelling(l->is_param ? clang_getUnqualifiedType(clang_getNonReferenceType(ft))
                                              : clang_getUnqualifiedType(ft));
-        sb_printf(&sb, "using gtapgen_%s_T%u = %s%s;\n", fn->name, i, ts, l->is_ref ? " *" : "");
+        sb_printf(&sb, "using gtapgen_%s_T%u = %s%s;\n", fn->name, i, ts, l->is_ref && !l->is_param ? " *" : "");
         free(ts);
     }
     sb_printf(&sb, "struct gtapgen_%s_data {\n", fn->name);
@@ -416,6 +483,11 @@ static char *preamble(unit *u, taskfn *fn)
                       fn->name, i, l->name, fn->name);
     }
     sb_printf(&sb, "GTAP_TASK_FN void gtapgen_%s(gtap_worker *gtapgen_w, gtap_task gtapgen_t);\n", fn->name);
+    if (fn->needs_clone) {
+        char *proto = clone_prototype(fn);
+        sb_append(&sb, proto);
+        free(proto);
+    }
     (void)u;
     return sb.data;
 }
@@ -623,6 +695,15 @@ unsigned lower_unit(unit *u)
         strbuf sb = {0};
         sb_append(&sb, pre);
         free(pre);
+        /* the clone goes where the state machine goes: in place when every function it calls
+         * is declared above, else at the end of the file (emit.c) */
+        char *clone = fn->needs_clone ? clone_definition(u, fn) : NULL;
+        if (clone && fn->deferred)
+            fn->clone_text = clone;
+        else if (clone) {
+            sb_append(&sb, clone);
+            free(clone);
+        }
         unsigned ob = fn->t.v[fn->body].begin;
         unsigned end = fn->deferred ? fn->def_end : ob;
         unsigned line, col;

@@ -118,6 +118,8 @@ typedef struct taskfn {
     int migratable;
     uint64_t sig_hash, layout_hash;
     int deferred;                  /* state machine emitted at the end of the file */
+    int needs_clone;               /* an if/final path reaches it: it gets a serial clone (clone.c) */
+    char *clone_text;              /* the clone's definition when it goes to the end of the file */
     edit_list edits;               /* edits inside the definition */
 } taskfn;
 

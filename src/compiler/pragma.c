@@ -19,8 +19,11 @@ const char *dir_kind_name(dir_kind k)
 
 void dir_list_free(dir_list *l)
 {
-    for (unsigned i = 0; i < l->n; i++)
+    for (unsigned i = 0; i < l->n; i++) {
         free(l->v[i].queue);
+        free(l->v[i].if_expr);
+        free(l->v[i].final_expr);
+    }
     free(l->v);
     l->v = NULL;
     l->n = l->cap = 0;
@@ -104,7 +107,7 @@ static unsigned offset_at(const logline *ll, unsigned p, unsigned eol)
 /* Parses `name ( text )` with balanced parentheses starting at p (at '('); returns the
  * position after ')' or 0 on error (reported). */
 static unsigned parse_paren(const srcfile *f, const logline *ll, unsigned p, unsigned eol,
-                            const char *clause, char **text_p)
+                            const char *clause, char **text_p, unsigned *text_pos_p)
 {
     if (p >= ll->n || ll->c[p] != '(') {
         diag_error(f, offset_at(ll, p, eol), "expected '(' after '%s'", clause);
@@ -139,7 +142,62 @@ static unsigned parse_paren(const srcfile *f, const logline *ll, unsigned p, uns
         return 0;
     }
     *text_p = xstrndup(ll->c + b, e - b);
+    *text_pos_p = b;
     return q + 1;
+}
+
+/* A clause expression is pasted into the generated code as it is written, so a mistake in it
+ * would surface as a compiler error inside generated text; the shape checks here catch the
+ * common ones at the directive instead. Returns NULL, or what is wrong and its index in s. */
+static const char *expr_problem(const char *s, unsigned *at_p)
+{
+    size_t n = strlen(s);
+    char *open = xmalloc(n + 1); /* the brackets still open */
+    unsigned *open_at = xmalloc((n + 1) * sizeof *open_at);
+    unsigned depth = 0;
+    const char *why = NULL;
+    for (unsigned i = 0; i < n && !why; i++) {
+        char c = s[i];
+        *at_p = i;
+        if (c == '"' || c == '\'') {
+            for (i++; i < n && s[i] != c; i++)
+                if (s[i] == '\\')
+                    i++;
+        } else if (c == ';' || c == '{' || c == '}') {
+            why = "a statement or a block cannot appear in a clause";
+        } else if (c == '(' || c == '[') {
+            open[depth] = c;
+            open_at[depth++] = i;
+        } else if (c == ')' || c == ']') {
+            if (!depth || open[depth - 1] != (c == ')' ? '(' : '['))
+                why = "unbalanced brackets";
+            else
+                depth--;
+        } else if (c == ',' && !depth) {
+            why = "expected one expression, found ','";
+        }
+    }
+    if (!why && depth) {
+        *at_p = open_at[depth - 1];
+        why = "unbalanced brackets";
+    }
+    free(open);
+    free(open_at);
+    if (why)
+        return why;
+    /* parse_paren trimmed s, so its ends are operands or operators */
+    if (strchr("/%|^<>=?,)]", s[0]) || (s[0] == '.' && !isdigit((unsigned char)s[1])) ||
+        (s[0] == ':' && s[1] != ':')) {
+        *at_p = 0;
+        return "expected an operand at the start";
+    }
+    char last = s[n - 1];
+    int postfix = n >= 2 && (last == '+' || last == '-') && s[n - 2] == last;
+    if (strchr("+-*/%&|^<>=!~?:,.", last) && !postfix) {
+        *at_p = (unsigned)n - 1;
+        return "expected an operand at the end";
+    }
+    return NULL;
 }
 
 /* Parses the directive in ll (which starts with '#'); appends it to out on success. */
@@ -191,7 +249,16 @@ static void parse_directive(const srcfile *f, const logline *ll, unsigned eol, d
         }
         char *clause = xstrndup(ll->c + p, e - p);
         char *arg = NULL;
-        int known = (d.kind == DIR_TASK || d.kind == DIR_TASKWAIT) ? !strcmp(clause, "queue")
+        unsigned arg_pos = 0;
+        int task_only = !strcmp(clause, "if") || !strcmp(clause, "final");
+        if (task_only && d.kind != DIR_TASK) {
+            diag_error(f, coff, "'%s' is a clause of '#pragma gtap task' only, not of '#pragma gtap %s'",
+                       clause, dir_kind_name(d.kind));
+            free(clause);
+            goto fail;
+        }
+        int known = task_only ? 1
+                    : (d.kind == DIR_TASK || d.kind == DIR_TASKWAIT) ? !strcmp(clause, "queue")
                     : d.kind == DIR_FUNCTION ? !strcmp(clause, "worker_size") || !strcmp(clause, "return_thread")
                     : 0;
         if (!known) {
@@ -199,7 +266,7 @@ static void parse_directive(const srcfile *f, const logline *ll, unsigned eol, d
             free(clause);
             goto fail;
         }
-        unsigned q = parse_paren(f, ll, skip_ws(ll, e), eol, clause, &arg);
+        unsigned q = parse_paren(f, ll, skip_ws(ll, e), eol, clause, &arg, &arg_pos);
         if (!q) {
             free(clause);
             goto fail;
@@ -213,6 +280,25 @@ static void parse_directive(const srcfile *f, const logline *ll, unsigned eol, d
             }
             d.queue = arg;
             d.queue_off = coff;
+        } else if (task_only) {
+            char **slot = clause[0] == 'i' ? &d.if_expr : &d.final_expr;
+            unsigned at;
+            const char *why = expr_problem(arg, &at);
+            if (*slot || why) {
+                if (*slot)
+                    diag_error(f, coff, "duplicate '%s' clause", clause);
+                else
+                    diag_error(f, offset_at(ll, arg_pos + at, eol), "malformed expression in '%s(...)': %s",
+                               clause, why);
+                free(arg);
+                free(clause);
+                goto fail;
+            }
+            *slot = arg;
+            if (clause[0] == 'i')
+                d.if_off = coff;
+            else
+                d.final_off = coff;
         } else if (!strcmp(clause, "worker_size")) {
             if (!strcmp(arg, "thread"))
                 d.worker_size = WORKER_THREAD;
@@ -248,6 +334,8 @@ static void parse_directive(const srcfile *f, const logline *ll, unsigned eol, d
     return;
 fail:
     free(d.queue);
+    free(d.if_expr);
+    free(d.final_expr);
 }
 
 void pragma_scan(const srcfile *f, const unsigned (*skipped)[2], unsigned nskipped, dir_list *out)

@@ -20,6 +20,10 @@ typedef struct directive {
     unsigned kw_off;       /* offset of the directive keyword, for diagnostics */
     char *queue;           /* text of queue(expr), or NULL */
     unsigned queue_off;
+    char *if_expr;         /* text of if(expr), or NULL (task only; docs/compiler.md, if and final) */
+    unsigned if_off;
+    char *final_expr;      /* text of final(expr), or NULL (task only) */
+    unsigned final_off;
     int worker_size;       /* WORKER_* (function only) */
     int return_thread;     /* -1 when absent (function only) */
     int used;              /* set once analysis attached it to a statement or function */
