@@ -1,0 +1,176 @@
+/* hetero_tree_block.cu - the heterogeneous binary tree with block-level workers: one task per
+ * node; thread 0 spawns, the whole block joins; a leaf's iterations are split into one
+ * contiguous range per thread and the partial values XORed to thread 0 (exactly the thread-level value,
+ * hetero_kernels.h), which stores it and returns it. Every thread of a block runs the same
+ * leaf, so a block never diverges on kinds.
+ *
+ * -DHET_CUTOFF builds the variant with a sequential cutoff (--cutoff H, default 5 as
+ * upstream): a node with H levels or fewer below it runs its whole subtree in its own task,
+ * leaf after leaf, each leaf by the whole block as above; 2^H leaves per task instead of
+ * one, and 2^(H+1) - 2 fewer tasks to schedule per such subtree.
+ */
+#include <vector>
+
+#include "gtap_block.cuh"
+#include "gtap_app.cuh"
+#include "hetero_common.h"
+
+#if defined(HET_CUTOFF)
+#define HET_APP "hetero_tree_block_cutoff"
+#define HET_CUTOFF_DEFAULT HET_DEFAULT_CUTOFF
+#else
+#define HET_APP "hetero_tree_block"
+#define HET_CUTOFF_DEFAULT (-1) /* no --cutoff */
+#endif
+
+/* What every task reads and no task writes (set once, before the launches). */
+struct het_run {
+    uint32_t *leaf_out; /* [2^height]: leaf j's value */
+    uint32_t first_leaf, seed;
+    int kinds, iters, cutoff;
+};
+__constant__ het_run g_het;
+__device__ unsigned long long g_sum; /* the root's result */
+
+/* The XOR of v over the block, in thread 0 (other threads: a partial value). The whole block
+ * calls it. */
+static __device__ __forceinline__ uint32_t het_block_xor(uint32_t v)
+{
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+    v = __reduce_xor_sync(0xffffffffu, v); /* one REDUX per warp */
+#else
+    for (int lanes = 16; lanes > 0; lanes >>= 1)
+        v ^= __shfl_xor_sync(0xffffffffu, v, lanes);
+#endif
+#if GTAP_BLOCK_SIZE > 32
+    __shared__ uint32_t warp_xor[GTAP_BLOCK_SIZE / 32];
+    /* the previous leaf's reads of warp_xor are done before this leaf's writes */
+    __syncthreads();
+    if ((threadIdx.x & 31) == 0)
+        warp_xor[threadIdx.x >> 5] = v;
+    /* publishes every warp's partial value to thread 0 */
+    __syncthreads();
+    if (threadIdx.x == 0)
+        for (int w = 1; w < GTAP_BLOCK_SIZE / 32; w++)
+            v ^= warp_xor[w];
+#endif
+    return v;
+}
+
+/* Leaf `node` by the whole block: thread 0 stores and returns its value (others return 0). */
+static __device__ __forceinline__ unsigned long long het_block_leaf(uint32_t node)
+{
+    const int kind = het_kind_of(node, g_het.seed, g_het.kinds);
+    int begin, end;
+    het_share(g_het.iters, (int)threadIdx.x, GTAP_BLOCK_SIZE, &begin, &end);
+    uint32_t v = het_block_xor(het_kind_part(kind, node, begin, end));
+    if (threadIdx.x != 0)
+        return 0;
+    v ^= het_kind_start(kind, node);
+    g_het.leaf_out[node - g_het.first_leaf] = v;
+    return v;
+}
+
+#if defined(HET_CUTOFF)
+/* The subtree of `node` (height levels below it) in this task: its 2^height leaves, the
+ * leftmost first, each by the whole block. Thread 0 returns their sum. */
+static __device__ unsigned long long het_block_subtree(uint32_t node, int height)
+{
+    const uint32_t first = ((node + 1u) << height) - 1u, count = 1u << height;
+    unsigned long long sum = 0;
+    for (uint32_t i = 0; i < count; i++)
+        sum += het_block_leaf(first + i);
+    return sum;
+}
+#endif
+
+#pragma gtap function
+__device__ unsigned long long hetero_block(uint32_t node, int height)
+{
+#if defined(HET_CUTOFF)
+    if (height <= g_het.cutoff)
+        return het_block_subtree(node, height);
+#else
+    if (height == 0)
+        return het_block_leaf(node);
+#endif
+    unsigned long long left = 0, right = 0;
+    if (threadIdx.x == 0) {
+#pragma gtap task
+        left = hetero_block(2 * node + 1, height - 1);
+#pragma gtap task
+        right = hetero_block(2 * node + 2, height - 1);
+    }
+#pragma gtap taskwait
+    return left + right; /* thread 0's (the task's result) holds the children's */
+}
+
+/* Workers are resident blocks and this program is bound by how many tasks they schedule, so
+ * the entry kernel is held to the registers that let the most 32-thread blocks stay resident
+ * (32 per SM: 64 registers; left to itself ptxas takes 65, and 28 fit). */
+#define HET_BLOCKS_PER_SM (2048 / GTAP_BLOCK_SIZE < 32 ? 2048 / GTAP_BLOCK_SIZE : 32)
+__global__ void __launch_bounds__(GTAP_BLOCK_SIZE, HET_BLOCKS_PER_SM) hetero_block_kernel(int height)
+{
+#pragma gtap entry
+    g_sum = hetero_block(0u, height);
+}
+
+int main(int argc, char **argv)
+{
+    static app_stats stats;
+    app_cli c;
+    het_options o;
+    app_cli_init(&c, HET_APP, APP_GTAP_IMPL, HET_DEFAULT_HEIGHT);
+#if defined(HET_CUTOFF)
+    static const char *const keys[] = {HET_OPTION_KEYS, "cutoff", NULL};
+    const char *usage = HET_USAGE "\n       [--cutoff H (subtrees of height <= H run in one task, default 5)]";
+#else
+    static const char *const keys[] = {HET_OPTION_KEYS, NULL};
+    const char *usage = HET_USAGE;
+#endif
+    int rc = app_cli_parse(&c, argc, argv, keys, usage);
+    if (rc)
+        return rc < 0 ? 0 : rc;
+    if (het_options_read(&c, &o, HET_CUTOFF_DEFAULT))
+        return 2;
+    app_require_device(&c);
+    het_options_param(&c, &o, HET_CUTOFF_DEFAULT >= 0);
+    const long long leaves = het_leaves(o.height);
+    std::vector<uint32_t> leaf_out((size_t)leaves);
+    het_run run{};
+    if (cudaMalloc(&run.leaf_out, (size_t)leaves * sizeof(uint32_t)) != cudaSuccess) {
+        fprintf(stderr, "%s: cannot allocate %lld leaf values on the device\n", c.app, leaves);
+        return 1;
+    }
+    run.first_leaf = het_first_leaf(o.height);
+    run.seed = o.seed;
+    run.kinds = o.kinds;
+    run.iters = o.iters;
+    run.cutoff = o.cutoff;
+    cudaMemcpyToSymbol(g_het, &run, sizeof run);
+    if (app_gtap_init(&c))
+        return 1;
+    app_banner(&c);
+    rc = app_gtap_run(
+        &c, &stats,
+        [&](int) {
+            unsigned long long zero = 0;
+            cudaMemcpyToSymbol(g_sum, &zero, sizeof zero);
+            cudaMemset(run.leaf_out, 0xff, (size_t)leaves * sizeof(uint32_t)); /* poison */
+        },
+        [&] { return gtap_launch(hetero_block_kernel, o.height); });
+    if (rc)
+        return 1;
+    unsigned long long sum = 0;
+    cudaMemcpyFromSymbol(&sum, g_sum, sizeof sum);
+    cudaMemcpy(leaf_out.data(), run.leaf_out, (size_t)leaves * sizeof(uint32_t), cudaMemcpyDeviceToHost);
+    app_check_t check = APP_CHECK_SKIPPED;
+    if (c.check)
+        check = het_check(&o, leaf_out.data(), sum, c.out) ? APP_CHECK_FAIL : APP_CHECK_PASS;
+    char answer[96];
+    het_answer(answer, sizeof answer, o.height, sum);
+    cudaFree(run.leaf_out);
+    if (gtap_finalize() != cudaSuccess)
+        return 1;
+    return app_report(&c, &stats, check, answer);
+}
