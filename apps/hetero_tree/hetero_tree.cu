@@ -11,26 +11,15 @@
  * lanes idle for the whole of the kernel (about half the lanes of each leaf batch); queue 0
  * keeps the leaf batches full of leaves and costs one more queue to scan per batch.
  */
-#include <vector>
-
 #include "gtap_thread.cuh"
 #include "gtap_app.cuh"
-#include "hetero_common.h"
+#include "hetero_run.cuh"
 
 #if defined(HET_KIND_QUEUES)
 #define HET_APP "hetero_tree_kq"
 #else
 #define HET_APP "hetero_tree"
 #endif
-
-/* What every task reads and no task writes (set once, before the launches). */
-struct het_run {
-    uint32_t *leaf_out; /* [2^height]: leaf j's value */
-    uint32_t first_leaf, seed;
-    int kinds, iters;
-};
-__constant__ het_run g_het;
-__device__ unsigned long long g_sum; /* the root's result */
 
 /* Queue of a child `child` with `height` levels below it: its kind's queue for a leaf, queue 0
  * for an inner node (HET_KIND_QUEUES); the one queue otherwise. */
@@ -119,52 +108,22 @@ int main(int argc, char **argv)
 #endif
     app_require_device(&c);
     het_options_param(&c, &o, 0);
-    const long long leaves = het_leaves(o.height);
-    std::vector<uint32_t> leaf_out((size_t)leaves);
-    het_run run{};
-    if (cudaMalloc(&run.leaf_out, (size_t)leaves * sizeof(uint32_t)) != cudaSuccess) {
-        fprintf(stderr, "%s: cannot allocate %lld leaf values on the device\n", c.app, leaves);
-        return 1;
-    }
-    run.first_leaf = het_first_leaf(o.height);
-    run.seed = o.seed;
-    run.kinds = o.kinds;
-    run.iters = o.iters;
-    cudaMemcpyToSymbol(g_het, &run, sizeof run);
-    if (app_gtap_init(&c))
-        return 1;
-    app_banner(&c);
-    rc = app_gtap_run(
-        &c, &stats,
-        [&](int) {
-            unsigned long long zero = 0;
-            cudaMemcpyToSymbol(g_sum, &zero, sizeof zero);
-            cudaMemset(run.leaf_out, 0xff, (size_t)leaves * sizeof(uint32_t)); /* poison */
+    return het_run_app(
+        &c, &stats, &o,
+        [] {
 #if HET_MIX
             unsigned long long mix_zero[3] = {0, 0, 0};
             cudaMemcpyToSymbol(g_mix, mix_zero, sizeof mix_zero);
 #endif
         },
-        [&] { return gtap_launch(hetero_kernel, o.height); });
-    if (rc)
-        return 1;
-    unsigned long long sum = 0;
-    cudaMemcpyFromSymbol(&sum, g_sum, sizeof sum);
+        [&] { return gtap_launch(hetero_kernel, o.height); },
+        [&] {
 #if HET_MIX
-    unsigned long long mix[3];
-    cudaMemcpyFromSymbol(mix, g_mix, sizeof mix);
-    fprintf(c.out, "leaf batches (last run): %llu, of more than one kind: %llu (%.1f%%), leaves per batch: %.1f\n",
-            mix[0], mix[1], mix[0] ? 100.0 * (double)mix[1] / (double)mix[0] : 0.0,
-            mix[0] ? (double)mix[2] / (double)mix[0] : 0.0);
+            unsigned long long mix[3];
+            cudaMemcpyFromSymbol(mix, g_mix, sizeof mix);
+            fprintf(c.out, "leaf batches (last run): %llu, of more than one kind: %llu (%.1f%%), leaves per batch: %.1f\n",
+                    mix[0], mix[1], mix[0] ? 100.0 * (double)mix[1] / (double)mix[0] : 0.0,
+                    mix[0] ? (double)mix[2] / (double)mix[0] : 0.0);
 #endif
-    cudaMemcpy(leaf_out.data(), run.leaf_out, (size_t)leaves * sizeof(uint32_t), cudaMemcpyDeviceToHost);
-    app_check_t check = APP_CHECK_SKIPPED;
-    if (c.check)
-        check = het_check(&o, leaf_out.data(), sum, c.out) ? APP_CHECK_FAIL : APP_CHECK_PASS;
-    char answer[96];
-    het_answer(answer, sizeof answer, o.height, sum);
-    cudaFree(run.leaf_out);
-    if (gtap_finalize() != cudaSuccess)
-        return 1;
-    return app_report(&c, &stats, check, answer);
+        });
 }

@@ -9,11 +9,9 @@
  * leaf after leaf, each leaf by the whole block as above; 2^H leaves per task instead of
  * one, and 2^(H+1) - 2 fewer tasks to schedule per such subtree.
  */
-#include <vector>
-
 #include "gtap_block.cuh"
 #include "gtap_app.cuh"
-#include "hetero_common.h"
+#include "hetero_run.cuh"
 
 #if defined(HET_CUTOFF)
 #define HET_APP "hetero_tree_block_cutoff"
@@ -22,15 +20,6 @@
 #define HET_APP "hetero_tree_block"
 #define HET_CUTOFF_DEFAULT (-1) /* no --cutoff */
 #endif
-
-/* What every task reads and no task writes (set once, before the launches). */
-struct het_run {
-    uint32_t *leaf_out; /* [2^height]: leaf j's value */
-    uint32_t first_leaf, seed;
-    int kinds, iters, cutoff;
-};
-__constant__ het_run g_het;
-__device__ unsigned long long g_sum; /* the root's result */
 
 /* The XOR of v over the block, in thread 0 (other threads: a partial value). The whole block
  * calls it. */
@@ -135,42 +124,6 @@ int main(int argc, char **argv)
         return 2;
     app_require_device(&c);
     het_options_param(&c, &o, HET_CUTOFF_DEFAULT >= 0);
-    const long long leaves = het_leaves(o.height);
-    std::vector<uint32_t> leaf_out((size_t)leaves);
-    het_run run{};
-    if (cudaMalloc(&run.leaf_out, (size_t)leaves * sizeof(uint32_t)) != cudaSuccess) {
-        fprintf(stderr, "%s: cannot allocate %lld leaf values on the device\n", c.app, leaves);
-        return 1;
-    }
-    run.first_leaf = het_first_leaf(o.height);
-    run.seed = o.seed;
-    run.kinds = o.kinds;
-    run.iters = o.iters;
-    run.cutoff = o.cutoff;
-    cudaMemcpyToSymbol(g_het, &run, sizeof run);
-    if (app_gtap_init(&c))
-        return 1;
-    app_banner(&c);
-    rc = app_gtap_run(
-        &c, &stats,
-        [&](int) {
-            unsigned long long zero = 0;
-            cudaMemcpyToSymbol(g_sum, &zero, sizeof zero);
-            cudaMemset(run.leaf_out, 0xff, (size_t)leaves * sizeof(uint32_t)); /* poison */
-        },
-        [&] { return gtap_launch(hetero_block_kernel, o.height); });
-    if (rc)
-        return 1;
-    unsigned long long sum = 0;
-    cudaMemcpyFromSymbol(&sum, g_sum, sizeof sum);
-    cudaMemcpy(leaf_out.data(), run.leaf_out, (size_t)leaves * sizeof(uint32_t), cudaMemcpyDeviceToHost);
-    app_check_t check = APP_CHECK_SKIPPED;
-    if (c.check)
-        check = het_check(&o, leaf_out.data(), sum, c.out) ? APP_CHECK_FAIL : APP_CHECK_PASS;
-    char answer[96];
-    het_answer(answer, sizeof answer, o.height, sum);
-    cudaFree(run.leaf_out);
-    if (gtap_finalize() != cudaSuccess)
-        return 1;
-    return app_report(&c, &stats, check, answer);
+    return het_run_app(
+        &c, &stats, &o, [] {}, [&] { return gtap_launch(hetero_block_kernel, o.height); }, [] {});
 }
