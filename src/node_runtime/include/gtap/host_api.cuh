@@ -308,9 +308,11 @@ static inline cudaError_t gtap_initialize(const gtap_block_config &config,
 #else
         const char *rule = "block mode takes a multiple of 32 of at most GTAP_BLOCK_SIZE";
 #endif
+        const int buildable =
+            config.block_size >= 32 && config.block_size <= 1024 && config.block_size % 32 == 0;
         fprintf(stderr, "gtap: error: config.block_size=%d, and this program was compiled with "
-                "GTAP_BLOCK_SIZE=%d: %s (build with -DGTAP_BLOCK_SIZE=%d)\n", config.block_size,
-                (int)(GTAP_BLOCK_SIZE), rule, config.block_size);
+                "GTAP_BLOCK_SIZE=%d: %s%s\n", config.block_size, (int)(GTAP_BLOCK_SIZE), rule,
+                buildable ? " (or build with -DGTAP_BLOCK_SIZE equal to it)" : "");
         return cudaErrorInvalidConfiguration;
     }
     gtap_launch_stream = config.stream;
