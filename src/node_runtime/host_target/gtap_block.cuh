@@ -33,16 +33,9 @@ extern "C" __attribute__((weak)) const uint32_t gtap_worker_block_threads = GTAP
 
 static inline cudaError_t gtap_validate_config(const gtap_block_config &c)
 {
-    /* As on the GPU (host_api.cuh, gtap_block_size_fits): a block size, when given, is a
-     * multiple of 32 of at most GTAP_BLOCK_SIZE (GTAP_LANES = GTAP_BLOCK_SIZE sizes the task
-     * records), exactly GTAP_BLOCK_SIZE in distributed builds. */
-#if defined(GTAP_DISTRIBUTED)
-    const bool fits = c.block_size == GTAP_BLOCK_SIZE;
-#else
-    const bool fits = c.block_size >= 32 && c.block_size <= GTAP_BLOCK_SIZE && c.block_size % 32 == 0;
-#endif
+    /* As on the GPU: a block size, when given, fits the task records (gtap/config.h). */
     if (c.grid_size < 0 || c.max_tasks_per_block < 0 || c.profile_capacity_per_block < 0 ||
-        (c.block_size && !fits))
+        (c.block_size && !GTAP_BLOCK_THREADS_FIT(c.block_size)))
         return cudaErrorInvalidConfiguration;
     return cudaSuccess;
 }

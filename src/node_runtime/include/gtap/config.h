@@ -15,9 +15,20 @@
 
 /* Threads per block of the persistent kernel; a multiple of 32. Thread mode: any launch
  * block size up to this value uses static shared memory, larger ones need gtap_launch.
- * Block mode: must equal the launch block size (spilled locals are per thread). */
+ * Block mode: the largest block a task runs on (spilled locals have a copy per thread). */
 #ifndef GTAP_BLOCK_SIZE
 #define GTAP_BLOCK_SIZE 256
+#endif
+
+/* Block mode: whether a block of `threads` threads can run this program's tasks. The per-
+ * thread copies in task records are sized for GTAP_BLOCK_SIZE (GTAP_LANES), so any block of
+ * whole warps up to it can; distributed builds need it exactly, as every task on the wire
+ * carries it (docs/wire.md). Checked by gtap_initialize, and by the scheduler at launch. */
+#if defined(GTAP_DISTRIBUTED)
+#define GTAP_BLOCK_THREADS_FIT(threads) ((threads) == (GTAP_BLOCK_SIZE))
+#else
+#define GTAP_BLOCK_THREADS_FIT(threads)                                                            \
+    ((threads) >= 32 && (threads) <= (GTAP_BLOCK_SIZE) && (threads) % 32 == 0)
 #endif
 
 /* Blocks of the persistent kernel. When not defined it expands to a run-time choice: the

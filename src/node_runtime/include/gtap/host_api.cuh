@@ -259,18 +259,8 @@ static inline cudaError_t gtap_validate_config(const gtap_thread_config &config)
     return cudaSuccess;
 }
 #else
-/* Block mode's block size: config.block_size, else GTAP_BLOCK_SIZE. GTAP_BLOCK_SIZE sizes the
- * per-thread copies in task records (GTAP_LANES), so a block of whole warps up to it fits;
- * distributed builds need it exactly, as every task on the wire carries it (docs/wire.md). */
-static inline int gtap_block_size_fits(int threads)
-{
-#if defined(GTAP_DISTRIBUTED)
-    return threads == (GTAP_BLOCK_SIZE);
-#else
-    return threads >= 32 && threads <= (GTAP_BLOCK_SIZE) && threads % 32 == 0;
-#endif
-}
-
+/* Block mode's block size: config.block_size (GTAP_BLOCK_THREADS_FIT, gtap/config.h), else
+ * GTAP_BLOCK_SIZE. */
 static inline gtap_config_t gtap_config_from(const gtap_block_config &u)
 {
     gtap_config_t c = gtap_config_defaults();
@@ -282,7 +272,7 @@ static inline gtap_config_t gtap_config_from(const gtap_block_config &u)
     if (u.block_size) {
         c.block_size = u.block_size;
 #if defined(GTAP_GRID_SIZE_IS_DEFAULT)
-        if (!u.grid_size && u.block_size != (GTAP_BLOCK_SIZE) && gtap_block_size_fits(u.block_size))
+        if (!u.grid_size && u.block_size != (GTAP_BLOCK_SIZE) && GTAP_BLOCK_THREADS_FIT(u.block_size))
             c.grid_size = gtap_default_grid_size_for(u.block_size); /* sized for the real blocks */
 #endif
     }
@@ -302,7 +292,7 @@ static size_t gtap_block_dynamic_smem;
 static inline cudaError_t gtap_initialize(const gtap_block_config &config,
                                           size_t *device_bytes_allocated = nullptr)
 {
-    if (config.block_size && !gtap_block_size_fits(config.block_size)) {
+    if (config.block_size && !GTAP_BLOCK_THREADS_FIT(config.block_size)) {
 #if defined(GTAP_DISTRIBUTED)
         const char *rule = "distributed block mode needs exactly GTAP_BLOCK_SIZE";
 #else
@@ -323,7 +313,7 @@ static inline cudaError_t gtap_initialize(const gtap_block_config &config,
 static inline cudaError_t gtap_validate_config(const gtap_block_config &config)
 {
     gtap_config_t c = gtap_config_from(config);
-    if (c.grid_size <= 0 || !gtap_block_size_fits(c.block_size))
+    if (c.grid_size <= 0 || !GTAP_BLOCK_THREADS_FIT(c.block_size))
         return cudaErrorInvalidConfiguration;
     if (c.max_tasks_per_worker <= 0)
         return cudaErrorInvalidValue;

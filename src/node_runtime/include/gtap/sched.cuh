@@ -103,15 +103,7 @@ GTAP_DEV int gtap_sched_launch_check(uint32_t nworkers, int have_shared, uint32_
             gtap_raise(GTAP_ERR_LAUNCH_MISMATCH, nworkers, gtap_dev.max_workers, 0, 0, -1, __LINE__);
         return 1;
     }
-#if defined(GTAP_DISTRIBUTED)
-    /* every rank's tasks carry GTAP_BLOCK_SIZE as their block_threads (docs/wire.md) */
-    const bool block_fits = block_threads == (GTAP_BLOCK_SIZE);
-#else
-    /* GTAP_LANES = GTAP_BLOCK_SIZE sizes the per-thread copies in task records, so any
-     * smaller block of whole warps fits them (docs/configuration.md, GTAP_BLOCK_SIZE) */
-    const bool block_fits = block_threads <= (GTAP_BLOCK_SIZE) && block_threads % 32 == 0;
-#endif
-    if (!have_shared || (gtap_dev.mode == GTAP_MODE_BLOCK && !block_fits)) {
+    if (!have_shared || (gtap_dev.mode == GTAP_MODE_BLOCK && !GTAP_BLOCK_THREADS_FIT(block_threads))) {
         if (worker == 0 && lane == 0)
             gtap_raise(GTAP_ERR_BLOCK_SIZE, block_threads, GTAP_BLOCK_SIZE, 0, 0, -1, __LINE__);
         return 1;
