@@ -42,17 +42,6 @@ __global__ void integrate_kernel(double lo, double hi)
 
 int main(int argc, char **argv)
 {
-    static app_stats stats;
-    app_cli c;
-    ai_params p;
-    app_cli_init(&c, "adaptive_integration", APP_GTAP_IMPL, 0);
-    static const char *const keys[] = {AI_OPTION_KEYS, NULL};
-    int rc = app_cli_parse(&c, argc, argv, keys, AI_USAGE);
-    if (rc)
-        return rc < 0 ? 0 : rc;
-    if (ai_options_read(&c, &p))
-        return 2;
-    app_require_device(&c);
-    ai_options_param(&c, &p);
-    return ai_run_app(&c, &stats, &p, AI_RULE_SIMPLE, 1, [&] { return gtap_launch(integrate_kernel, p.lo, p.hi); });
+    return ai_main(argc, argv, "adaptive_integration", AI_RULE_SIMPLE, 1,
+                   [](const ai_params &p) { return gtap_launch(integrate_kernel, p.lo, p.hi); });
 }

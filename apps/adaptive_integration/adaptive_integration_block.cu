@@ -75,18 +75,6 @@ __global__ void integrate_block_kernel(double lo, double hi)
 
 int main(int argc, char **argv)
 {
-    static app_stats stats;
-    app_cli c;
-    ai_params p;
-    app_cli_init(&c, "adaptive_integration_block", APP_GTAP_IMPL, 0);
-    static const char *const keys[] = {AI_OPTION_KEYS, NULL};
-    int rc = app_cli_parse(&c, argc, argv, keys, AI_USAGE);
-    if (rc)
-        return rc < 0 ? 0 : rc;
-    if (ai_options_read(&c, &p))
-        return 2;
-    app_require_device(&c);
-    ai_options_param(&c, &p);
-    return ai_run_app(&c, &stats, &p, AI_RULE_COMPOSITE, GTAP_BLOCK_SIZE,
-                      [&] { return gtap_launch(integrate_block_kernel, p.lo, p.hi); });
+    return ai_main(argc, argv, "adaptive_integration_block", AI_RULE_COMPOSITE, GTAP_BLOCK_SIZE,
+                   [](const ai_params &p) { return gtap_launch(integrate_block_kernel, p.lo, p.hi); });
 }

@@ -1,7 +1,7 @@
 /* ai_run.cuh - what the two GPU programs (adaptive_integration.cu, _block.cu) share: the run's
  * parameters on the device, the root's result, the depth guard's failure record, and the host
- * side of a run (install the parameters, launch, report a failure, check, report). Include it
- * after the runtime header and gtap_app.cuh. */
+ * side of a run (read the command line, install the parameters, launch, report a failure,
+ * check, report). Include it after the runtime header and gtap_app.cuh. */
 #ifndef AI_RUN_CUH
 #define AI_RUN_CUH
 
@@ -39,25 +39,38 @@ static __device__ __forceinline__ void ai_fail(int step, double a, double b, int
     }
 }
 
-/* Runs the integration of p with c's launches (launch() calls gtap_launch); the result is
- * checked with `rule` as `threads` threads compute it. Returns the program's exit status: 1
- * with one error line when an interval hit the depth guard. */
+/* The main of program `app`: reads its command line, then runs the integration with its
+ * launches (launch(p) calls gtap_launch); the result is checked with `rule` as `threads`
+ * threads compute it. Returns the program's exit status: 1 with one error line when an
+ * interval hit the depth guard. */
 template <class Launch>
-static int ai_run_app(app_cli *c, app_stats *stats, const ai_params *p, int rule, int threads, Launch launch)
+static int ai_main(int argc, char **argv, const char *app, int rule, int threads, Launch launch)
 {
-    cudaMemcpyToSymbol(g_ai, p, sizeof *p);
-    if (app_gtap_init(c))
+    static app_stats stats;
+    app_cli c;
+    ai_params p;
+    app_cli_init(&c, app, APP_GTAP_IMPL, 0);
+    static const char *const keys[] = {AI_OPTION_KEYS, NULL};
+    int rc = app_cli_parse(&c, argc, argv, keys, AI_USAGE);
+    if (rc)
+        return rc < 0 ? 0 : rc;
+    if (ai_options_read(&c, &p))
+        return 2;
+    app_require_device(&c);
+    ai_options_param(&c, &p);
+    cudaMemcpyToSymbol(g_ai, &p, sizeof p);
+    if (app_gtap_init(&c))
         return 1;
-    app_banner(c);
-    int rc = app_gtap_run(
-        c, stats,
+    app_banner(&c);
+    rc = app_gtap_run(
+        &c, &stats,
         [&](int) {
             const ai_result zero = ai_result_make(0.0, 0);
             const ai_failure none = {0, 0, 0.0, 0.0};
             cudaMemcpyToSymbol(g_ai_result, &zero, sizeof zero);
             cudaMemcpyToSymbol(g_ai_fail, &none, sizeof none);
         },
-        launch);
+        [&] { return launch(p); });
     if (rc) {
         gtap_finalize();
         return 1;
@@ -69,15 +82,15 @@ static int ai_run_app(app_cli *c, app_stats *stats, const ai_params *p, int rule
     if (gtap_finalize() != cudaSuccess)
         return 1;
     if (fail.failed) {
-        ai_report_failure(c, p, &fail);
+        ai_report_failure(&c, &p, &fail);
         return 1;
     }
     app_check_t check = APP_CHECK_SKIPPED;
-    if (c->check)
-        check = ai_check(p, rule, threads, got, c->out) ? APP_CHECK_FAIL : APP_CHECK_PASS;
+    if (c.check)
+        check = ai_check(&p, rule, threads, got, c.out) ? APP_CHECK_FAIL : APP_CHECK_PASS;
     char answer[96];
     ai_answer(answer, sizeof answer, got);
-    return app_report(c, stats, check, answer);
+    return app_report(&c, &stats, check, answer);
 }
 
 #endif /* AI_RUN_CUH */
