@@ -1,13 +1,17 @@
-// uts.cu - Unbalanced Tree Search as a GTaP task program: one task per tree node (children
-// of wide nodes are spawned through a binary split of the child range), each returning the
-// size of its subtree. Single GPU by default; built with GTAP_DISTRIBUTED (CMake target
-// gtap_dist_host, or the GPU distributed build) it runs on every rank of an MPI job.
+// uts.cu - Unbalanced Tree Search as a GTaP task program: a task per inner node of the tree,
+// which counts its leaf children in place and spawns a task for each inner child (children of
+// wide nodes go through a binary split of the child range); each task returns the size of the
+// subtrees it covers. A leaf is never a task: deciding that a child is a leaf reads only the
+// child's state, which the parent has just computed, and 3/4 of a geometric tree's nodes and
+// half of a binomial tree's are leaves. Single GPU by default; built with GTAP_DISTRIBUTED
+// (CMake target gtap_dist_host, or the GPU distributed build) it runs on every rank of an MPI
+// job.
 // Usage: uts PRESET [runs=1]   (presets in uts.h: T1, T2, T3, T5, T1L, T3L, T1XXL, T3XXL,
 // T1S, T1M, T3S, T3M). Each run prints one line: PASS or FAIL, the node count, "ok" or
 // "MISMATCH" against the preset's count, the ranks, "in X ms" (launch to synchronize) and
 // Mnodes/s (bench/dist/*.sh and *.py read "PASS: ... in X ms"); exit 1 on a mismatch.
 // Counts are 64-bit throughout (T1XXL has more than 2^32 nodes): each task returns its
-// subtree's size as a long long, the distributed layer ships those 8-byte results between
+// subtrees' size as a long long, the distributed layer ships those 8-byte results between
 // ranks (docs/wire.md) and the entry's result lands on rank 0, so no cross-rank reduction.
 #include <stdio.h>
 #include <stdlib.h>
@@ -21,33 +25,37 @@ static inline int gtap_dist_rank(void) { return 0; }
 static inline int gtap_dist_size(void) { return 1; }
 #endif
 
-#define UTS_SPLIT 8 /* a node spawns at most this many children directly */
+#define UTS_SPLIT 8 /* a task handles at most this many children itself */
 
 __device__ long long d_result;
 __device__ __constant__ uts_params d_params;
 
-__device__ long long uts_node(uts_state s, int depth); // a task function, defined below
-
-// The children lo..hi-1 of the node with state s at depth `depth`.
+// The sizes of the subtrees of children lo..hi-1 of the inner node with state s at depth
+// `depth`.
 #pragma gtap function
-__device__ long long uts_range(uts_state s, int depth, int lo, int hi) {
+__device__ long long uts_children(uts_state s, int depth, int lo, int hi) {
     long long r[UTS_SPLIT];
     long long sum = 0;
     int k = 0;
     if (hi - lo > UTS_SPLIT) {
         int mid = lo + (hi - lo) / 2;
         #pragma gtap task
-        r[0] = uts_range(s, depth, lo, mid);
+        r[0] = uts_children(s, depth, lo, mid);
         #pragma gtap task
-        r[1] = uts_range(s, depth, mid, hi);
+        r[1] = uts_children(s, depth, mid, hi);
         k = 2;
     } else {
+        uts_params p = d_params;
         for (int i = lo; i < hi; i++) {
             uts_state c;
             uts_rng_spawn(&s, i, &c);
-            #pragma gtap task
-            r[k] = uts_node(c, depth + 1);
-            k++;
+            int n = uts_num_children(&p, &c, depth + 1);
+            sum++; // the child itself
+            if (n > 0) {
+                #pragma gtap task
+                r[k] = uts_children(c, depth + 1, 0, n);
+                k++;
+            }
         }
     }
     #pragma gtap taskwait
@@ -55,21 +63,22 @@ __device__ long long uts_range(uts_state s, int depth, int lo, int hi) {
     return sum;
 }
 
+// The whole tree: the root, and its children's subtrees.
 #pragma gtap function
-__device__ long long uts_node(uts_state s, int depth) {
+__device__ long long uts_tree(uts_state root) {
     uts_params p = d_params;
-    int n = uts_num_children(&p, &s, depth);
+    int n = uts_num_children(&p, &root, 0);
     long long sub = 0;
     if (n == 0) return 1;
     #pragma gtap task
-    sub = uts_range(s, depth, 0, n);
+    sub = uts_children(root, 0, 0, n);
     #pragma gtap taskwait
     return 1 + sub;
 }
 
 __global__ void uts_kernel(uts_state root) {
     #pragma gtap entry
-    d_result = uts_node(root, 0);
+    d_result = uts_tree(root);
 }
 
 static double now_ms(void) {

@@ -132,38 +132,87 @@ UTS_FN void uts_sha1(const void *data, uint64_t len, uint8_t out[20])
 
 /* ---- the splittable generator ----------------------------------------------------------- */
 
+/* A node's state: its 20-byte digest as the five 32-bit words SHA-1 computes (byte 4k is the
+ * top byte of h[k]), so that spawning a child never packs or unpacks bytes. */
 typedef struct uts_state {
-    uint8_t b[20];
+    uint32_t h[5];
 } uts_state;
+
+#if defined(__CUDA_ARCH__)
+#define UTS_UNROLL _Pragma("unroll")
+#else
+#define UTS_UNROLL
+#endif
 
 UTS_FN void uts_rng_init(uts_state *s, int32_t seed)
 {
-    uint8_t m[20];
+    uint8_t m[20], d[20];
     memset(m, 0, 16);
     m[16] = (uint8_t)((uint32_t)seed >> 24);
     m[17] = (uint8_t)((uint32_t)seed >> 16);
     m[18] = (uint8_t)((uint32_t)seed >> 8);
     m[19] = (uint8_t)seed;
-    uts_sha1(m, 20, s->b);
+    uts_sha1(m, 20, d);
+    for (int k = 0; k < 5; k++)
+        s->h[k] = ((uint32_t)d[4 * k] << 24) | ((uint32_t)d[4 * k + 1] << 16) | ((uint32_t)d[4 * k + 2] << 8) |
+                  (uint32_t)d[4 * k + 3];
 }
 
+/* The i-th child: SHA-1 of the parent's 20 bytes followed by i, 24 bytes, which is one block
+ * whose padding is fixed (FIPS 180-4 5.1.1): words 0-4 the parent's digest words, word 5 i,
+ * word 6 the padding's 1 bit, words 7-14 zero, word 15 the length, 192 bits. The schedule is
+ * the 16-word ring of FIPS 180-4 6.1.3, so the whole hash stays in registers (uts_sha1, with
+ * its byte buffers indexed at run time, puts them in local memory on the GPU). Equal to
+ * uts_sha1 of those 24 bytes: the unit test tests/dist uts_seq --sha1-selftest checks it. */
 UTS_FN void uts_rng_spawn(const uts_state *parent, int32_t i, uts_state *child)
 {
-    uint8_t m[24];
-    memcpy(m, parent->b, 20);
-    m[20] = (uint8_t)((uint32_t)i >> 24);
-    m[21] = (uint8_t)((uint32_t)i >> 16);
-    m[22] = (uint8_t)((uint32_t)i >> 8);
-    m[23] = (uint8_t)i;
-    uts_sha1(m, 24, child->b);
+    uint32_t w[16], a, b, c, d, e;
+    for (int t = 0; t < 5; t++)
+        w[t] = parent->h[t];
+    w[5] = (uint32_t)i;
+    w[6] = 0x80000000u;
+    for (int t = 7; t < 15; t++)
+        w[t] = 0;
+    w[15] = 24 * 8;
+    a = 0x67452301u; b = 0xefcdab89u; c = 0x98badcfeu; d = 0x10325476u; e = 0xc3d2e1f0u;
+    UTS_UNROLL
+    for (int t = 0; t < 80; t++) {
+        uint32_t f, k, wt, tmp;
+        if (t < 16) {
+            wt = w[t];
+        } else {
+            wt = uts_rotl(w[(t + 13) & 15] ^ w[(t + 8) & 15] ^ w[(t + 2) & 15] ^ w[t & 15], 1);
+            w[t & 15] = wt;
+        }
+        if (t < 20) {
+            f = (b & c) ^ (~b & d);
+            k = 0x5a827999u;
+        } else if (t < 40) {
+            f = b ^ c ^ d;
+            k = 0x6ed9eba1u;
+        } else if (t < 60) {
+            f = (b & c) ^ (b & d) ^ (c & d);
+            k = 0x8f1bbcdcu;
+        } else {
+            f = b ^ c ^ d;
+            k = 0xca62c1d6u;
+        }
+        tmp = uts_rotl(a, 5) + f + e + k + wt;
+        e = d;
+        d = c;
+        c = uts_rotl(b, 30);
+        b = a;
+        a = tmp;
+    }
+    child->h[0] = 0x67452301u + a;
+    child->h[1] = 0xefcdab89u + b;
+    child->h[2] = 0x98badcfeu + c;
+    child->h[3] = 0x10325476u + d;
+    child->h[4] = 0xc3d2e1f0u + e;
 }
 
-UTS_FN int32_t uts_rng_rand(const uts_state *s)
-{
-    uint32_t v = ((uint32_t)s->b[16] << 24) | ((uint32_t)s->b[17] << 16) | ((uint32_t)s->b[18] << 8) |
-                 (uint32_t)s->b[19];
-    return (int32_t)(v & 0x7fffffffu);
-}
+/* The node's random number: its last four digest bytes, big-endian, masked to 31 bits. */
+UTS_FN int32_t uts_rng_rand(const uts_state *s) { return (int32_t)(s->h[4] & 0x7fffffffu); }
 
 UTS_FN double uts_rng_prob(int32_t r) { return r < 0 ? 0.0 : (double)r / 2147483648.0; }
 

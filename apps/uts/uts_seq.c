@@ -99,8 +99,30 @@ static int sha1_selftest(void)
             bad = 1;
         }
     }
+    /* uts_rng_spawn's one-block hash against the general one, on a chain of states */
+    {
+        uts_state s, c;
+        uts_rng_init(&s, 19);
+        for (int32_t i = 0; i < 4096 && !bad; i++) {
+            uint8_t m[24];
+            for (int k = 0; k < 5; k++)
+                for (int j = 0; j < 4; j++)
+                    m[4 * k + j] = (uint8_t)(s.h[k] >> (24 - 8 * j));
+            for (int j = 0; j < 4; j++)
+                m[20 + j] = (uint8_t)((uint32_t)i >> (24 - 8 * j));
+            uts_sha1(m, 24, d);
+            uts_rng_spawn(&s, i, &c);
+            for (int k = 0; k < 20; k++)
+                if (d[k] != (uint8_t)(c.h[k / 4] >> (24 - 8 * (k % 4)))) {
+                    printf("FAIL: uts_rng_spawn's hash of child %d differs from SHA-1\n", (int)i);
+                    bad = 1;
+                    break;
+                }
+            s = c;
+        }
+    }
     if (!bad)
-        printf("PASS: SHA-1 matches the FIPS 180-4 examples\n");
+        printf("PASS: SHA-1 matches the FIPS 180-4 examples, and uts_rng_spawn matches SHA-1\n");
     return bad;
 }
 
