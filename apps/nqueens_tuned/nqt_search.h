@@ -168,6 +168,18 @@ NQT_FN int nqt_dfs_run(nqt_dfs *s, uint32_t *stack, int stride, uint32_t budget)
     return done;
 }
 
+/* Whether nqt_dfs_split would find a piece: a stacked level with a candidate left besides
+ * the column placed there. */
+NQT_FN int nqt_dfs_can_split(const nqt_dfs *s, const uint32_t *stack, int stride)
+{
+    for (int k = 0; k < s->depth; k++) {
+        const uint32_t w = stack[k * stride] & NQT_CAND_BITS;
+        if (w & (w - 1))
+            return 1;
+    }
+    return 0;
+}
+
 /* Splits off the unexplored candidates of the shallowest stacked level that has any (the
  * largest piece of what is left): writes that level's row, masks and candidates to the
  * out-parameters and removes them from s. Returns 0 (nothing written) when no stacked level

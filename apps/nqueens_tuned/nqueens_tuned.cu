@@ -5,11 +5,11 @@
  * down to the leaf row (max(--cutoff, checkpoint depth)), and below it runs the iterative DFS
  * of nqt_search.h for at most --leaf-budget steps. A leaf that is not done by then spawns
  * two tasks: the rest of its own DFS (its stack travels in the task record) and the
- * unexplored candidates of its shallowest open level. A warp runs 32 tasks side by side and
- * waits for the slowest, so the budget keeps the lanes of a warp equally busy, and the split
- * gives the tail of the run parallel work.
+ * unexplored candidates of its shallowest open level, which gives the tail of the run
+ * parallel work. A warp runs 32 tasks side by side and waits for the slowest, so inside a
+ * segment the lanes whose DFS is over take pieces of their busy neighbours' (nqt_leaf).
  *
- * Each subtree counts its own solutions (one atomic add per leaf segment) and its outstanding
+ * Each subtree counts its own solutions (atomic adds per leaf segment) and its outstanding
  * tasks; the task that finishes it last publishes count + 1 to a word the host reads
  * (nqt_checkpoint.h) in mapped pinned memory, while the kernel runs, so that a host thread
  * can save checkpoints during a run of hours or days.
@@ -118,6 +118,87 @@ __device__ __forceinline__ nqt_frame nqt_frame_at(int row, uint32_t cols, uint32
     return f;
 }
 
+/* ---- the leaf: a DFS per lane, with hand-overs between the lanes of a warp -------------- */
+
+/* Leaf DFS steps between two looks at the team. */
+#define NQT_SHARE_STEPS 128
+
+/* The lanes of the warp running nqt_leaf together (each a different task). Leaf subtrees
+ * differ in size by orders of magnitude, and the warp runs until its slowest lane is done: a
+ * lane whose DFS is over takes a piece of a busy lane's (nqt_dfs_split) instead of idling.
+ * The host target runs one task at a time: a team of one. */
+#if defined(__CUDA_ARCH__)
+__device__ __forceinline__ unsigned nqt_team(void) { return __activemask(); }
+/* bar.warp.sync orders each lane's earlier memory operations before the later ones of every
+ * lane of the team (PTX ISA, memory consistency: a barrier among the participants). */
+__device__ __forceinline__ void nqt_team_sync(unsigned team) { __syncwarp(team); }
+#else
+static inline unsigned nqt_team(void) { return 1u; }
+static inline void nqt_team_sync(unsigned team) { (void)team; }
+#endif
+
+/* Runs the DFS s (its stack at `stack`) for at most the leaf budget, in rounds of
+ * NQT_SHARE_STEPS, and after each round pairs the team's finished lanes with busy lanes that
+ * can split: the k-th finished lane takes the piece nqt_dfs_split cuts from the k-th such
+ * lane, and its subtree (*cur: the piece's solutions count for the subtree it was cut from).
+ * Every lane adds its count to its subtree before it changes subtree and at the end, so that
+ * after nqt_team_sync every solution found is in some subtree's count. Returns 1 when this
+ * lane's DFS is finished, 0 when the budget ran out first (s and the stack hold the rest). */
+__device__ __forceinline__ int nqt_leaf(nqt_dfs *s, uint32_t *stack, int *cur, unsigned team)
+{
+    const uint32_t budget = d_nqt.budget ? d_nqt.budget : 0xffffffffu;
+    int done = 0;
+#if defined(__CUDA_ARCH__)
+    const unsigned below = (1u << (threadIdx.x & 31)) - 1u; /* the lanes below this one */
+    for (uint32_t used = 0;;) { /* used: steps of every busy lane so far, the same in the team */
+        const uint32_t round = budget - used < NQT_SHARE_STEPS ? budget - used : NQT_SHARE_STEPS;
+        if (!done)
+            done = nqt_dfs_run(s, stack, NQT_STACK_STRIDE, round);
+        used += round;
+        const unsigned idle = __ballot_sync(team, done);
+        if (idle == team || used == budget)
+            break;
+        if (!idle)
+            continue;
+        const unsigned donors = __ballot_sync(team, !done && nqt_dfs_can_split(s, stack, NQT_STACK_STRIDE));
+        const int pairs = min(__popc(idle), __popc(donors));
+        if (!pairs)
+            continue;
+        const int idle_rank = __popc(idle & below), donor_rank = __popc(donors & below);
+        const int gives = !done && (donors >> (threadIdx.x & 31) & 1u) && donor_rank < pairs;
+        const int takes = done && idle_rank < pairs;
+        int row = 0;
+        uint32_t c = 0, l = 0, r = 0, a = 0;
+        if (gives)
+            nqt_dfs_split(s, stack, NQT_STACK_STRIDE, &row, &c, &l, &r, &a);
+        /* a taker reads from its donor, every other lane from itself */
+        const int src = takes ? (int)__fns(donors, 0, idle_rank + 1) : (int)(threadIdx.x & 31);
+        row = __shfl_sync(team, row, src);
+        c = __shfl_sync(team, c, src);
+        l = __shfl_sync(team, l, src);
+        r = __shfl_sync(team, r, src);
+        a = __shfl_sync(team, a, src);
+        const int from = __shfl_sync(team, *cur, src);
+        if (takes) {
+            if (s->count)
+                nqt_count_add(*cur, s->count);
+            *cur = from;
+            nqt_dfs_begin(s, d_nqt.n, row, c, l, r, a);
+            done = 0;
+        }
+    }
+#else
+    (void)team;
+    do
+        done = nqt_dfs_run(s, stack, NQT_STACK_STRIDE, budget);
+    while (!done && !d_nqt.budget);
+#endif
+    if (s->count)
+        nqt_count_add(*cur, s->count);
+    s->count = 0;
+    return done;
+}
+
 #pragma gtap function
 __device__ void nqt_task(nqt_frame f, int sub)
 {
@@ -156,39 +237,40 @@ __device__ void nqt_task(nqt_frame f, int sub)
     s.depth = f.depth;
     for (int k = 0; k < f.depth; k++)
         stack[k * NQT_STACK_STRIDE] = f.stack[k];
-    int done;
-    do
-        done = nqt_dfs_run(&s, stack, NQT_STACK_STRIDE, d_nqt.budget ? d_nqt.budget : 0xffffffffu);
-    while (!done && !d_nqt.budget);
-    if (s.count)
-        nqt_count_add(sub, s.count);
-    if (done) {
-        nqt_subtree_task_done(sub);
+    int cur = sub; /* the subtree this lane's DFS belongs to: another lane's after a hand-over */
+    const unsigned team = nqt_team();
+    const int done = nqt_leaf(&s, stack, &cur, team);
+    /* Budget spent: the largest open piece and the rest of this DFS become two tasks of the
+     * subtree the DFS belongs to. */
+    nqt_frame piece = nqt_frame_at(0, 0, 0, 0, 0), rest = piece;
+    int split = 0;
+    if (!done) {
+        split = nqt_dfs_split(&s, stack, NQT_STACK_STRIDE, &piece.row0, &piece.cols, &piece.left, &piece.right,
+                              &piece.avail);
+        rest = nqt_frame_at(s.row0, s.cols, s.left, s.right, s.avail);
+        rest.depth = s.depth;
+        for (int k = 0; k < s.depth; k++)
+            rest.stack[k] = stack[k * NQT_STACK_STRIDE];
+        nqt_pending_add(cur, 1 + split);
+    }
+    nqt_team_sync(team); /* every lane's count and pending adds come before any lane's decrement */
+    nqt_subtree_task_done(sub);
+    if (done)
         return;
-    }
-    /* Budget spent: the largest open piece and the rest of this DFS become two tasks. */
-    nqt_frame piece = nqt_frame_at(0, 0, 0, 0, 0);
-    const int split = nqt_dfs_split(&s, stack, NQT_STACK_STRIDE, &piece.row0, &piece.cols, &piece.left,
-                                    &piece.right, &piece.avail);
-    nqt_frame rest = nqt_frame_at(f.row0, s.cols, s.left, s.right, s.avail);
-    rest.depth = s.depth;
-    for (int k = 0; k < s.depth; k++)
-        rest.stack[k] = stack[k * NQT_STACK_STRIDE];
     if (split) {
-        nqt_pending_add(sub, 1);
 #if NQT_QUEUES == 2
 #pragma gtap task queue(1)
 #else
 #pragma gtap task
 #endif
-        nqt_task(piece, sub);
+        nqt_task(piece, cur);
     }
 #if NQT_QUEUES == 2
 #pragma gtap task queue(1)
 #else
 #pragma gtap task
 #endif
-    nqt_task(rest, sub);
+    nqt_task(rest, cur);
 }
 
 /* Subtrees todo[lo..hi): halves spawned until a few remain, then one task each. */
