@@ -26,6 +26,8 @@
 #endif
 #include "gtap_app.cuh"
 #include "app_graph.h"
+#include "bfs_gpu.cuh"
+#include "bfs_result.h"
 
 #define BFS_SPLIT 64
 
@@ -174,15 +176,10 @@ int main(int argc, char **argv)
         return 2;
     }
     app_param(&c, "source=%d", source);
-    const long long delta_unset = -(1ll << 62);
-    long long delta = app_opt_ll(&c, "delta", delta_unset);
-    if (delta != delta_unset && (delta < 0 || delta > 0x3fffffff)) {
-        fprintf(stderr, "bfs: --delta %lld: must be 0 (one phase) or a number of levels\n", delta);
+    long long delta;
+    if (bfs_delta_option(&c, &delta))
         return 2;
-    }
-    int max_degree = 0;
-    for (int v = 0; v < nv; v++)
-        max_degree = g.row[v + 1] - g.row[v] > max_degree ? g.row[v + 1] - g.row[v] : max_degree;
+    const int max_degree = bfs_max_degree(&g);
     if (!c.max_tasks) {
         /* One task may spawn a task per neighbour (block) or per 64-edge chunk (thread), and
          * those wait in its worker's deque: size the deques for the largest fan-out of a full
@@ -196,15 +193,11 @@ int main(int argc, char **argv)
         long long workers = (long long)(c.grid ? c.grid : gtap_default_grid_size()) *
                             ((c.block ? c.block : GTAP_BLOCK_SIZE) / 32);
 #endif
-        long long ring = 1;
-        while (ring < need)
-            ring <<= 1;
-        while (ring > deflt && ring * 4 * workers > (16ll << 30))
-            ring >>= 1;
+        long long ring;
+        c.max_tasks = bfs_deque_tasks(need, deflt, workers, &ring);
         if (ring < need)
             fprintf(c.out, "bfs: a vertex of degree %d may overflow a deque of %lld tasks (--max-tasks)\n",
                     max_degree, ring);
-        c.max_tasks = need > deflt ? (need < ring ? need : ring) : 0;
     }
     if (c.max_tasks)
         app_param(&c, "max_tasks=%lld", c.max_tasks);
@@ -224,7 +217,7 @@ int main(int argc, char **argv)
     cudaMemcpyToSymbol(g_depth, &d_depth, sizeof d_depth);
     if (app_gtap_init(&c))
         return 1;
-    if (delta == delta_unset) {
+    if (delta == BFS_DELTA_UNSET) {
 #if defined(APP_BLOCK)
         delta = 4ll * c.workers;
 #else
@@ -237,8 +230,9 @@ int main(int argc, char **argv)
     /* Sets up the phase whose first level is first: its last level, an empty list, and the
      * list it starts from (parity). */
     auto phase_setup = [&](long long first, int parity) -> long long {
-        const long long last_ll = delta ? first + delta - 1 : 0x7ffffffe;
-        const int last = last_ll < 0x7ffffffe ? (int)last_ll : 0x7ffffffe, zero = 0;
+        int last;
+        const int zero = 0;
+        const long long last_ll = bfs_phase_last(delta, first, &last);
         cudaMemcpyToSymbol(g_phase_last, &last, sizeof last);
         cudaMemcpyToSymbol(g_roots, &d_list[parity], sizeof d_list[parity]);
         cudaMemcpyToSymbol(g_next, &d_list[parity ^ 1], sizeof d_list[parity ^ 1]);
@@ -249,25 +243,12 @@ int main(int argc, char **argv)
     /* One phase per launch (see the header): launch, and start the next phase from the list
      * until it comes back empty. The first phase is set up with the run's reset (untimed). */
     auto run_phases = [&](cudaEvent_t end) -> cudaError_t {
-        long long first = 0, last = phase0_last;
-        int count = 0, parity = 0;
-        for (phases = 0;; phases++) {
-            if (phases > 0)
-                last = phase_setup(first, parity);
-            cudaError_t e = phases == 0 ? gtap_launch(bfs_kernel, source)
-                                        : gtap_launch(bfs_roots_kernel, count, (int)first);
-            cudaEventRecord(end, 0);
-            if (e == cudaSuccess)
-                e = gtap_synchronize();
-            if (e == cudaSuccess)
-                e = cudaMemcpyFromSymbol(&count, g_next_count, sizeof count);
-            if (e != cudaSuccess || count == 0) {
-                phases++;
-                return e;
-            }
-            first = last + 1;
-            parity ^= 1;
-        }
+        return bfs_run_phases(
+            end, phase0_last, &phases, phase_setup,
+            [&](int phase, int count, int first) {
+                return phase == 0 ? gtap_launch(bfs_kernel, source) : gtap_launch(bfs_roots_kernel, count, first);
+            },
+            [&](int *count) { return cudaMemcpyFromSymbol(count, g_next_count, sizeof *count); });
     };
     rc = app_gtap_run(
         &c, &stats,
@@ -282,23 +263,8 @@ int main(int argc, char **argv)
         return 1;
     std::vector<int> depth(nv), ref(nv);
     cudaMemcpy(depth.data(), d_depth, (size_t)nv * sizeof(int), cudaMemcpyDeviceToHost);
-    int reached = 0, deepest = 0;
-    for (int v = 0; v < nv; v++)
-        if (depth[v] != APP_BFS_INF) {
-            reached++;
-            deepest = depth[v] > deepest ? depth[v] : deepest;
-        }
-    app_check_t check = APP_CHECK_SKIPPED;
-    if (c.check) {
-        long long bad = 0;
-        app_bfs_reference(&g, source, ref.data());
-        for (int v = 0; v < nv; v++)
-            if (depth[v] != ref[v] && bad++ < 5)
-                fprintf(c.out, "bfs: depth[%d] = %d, expected %d\n", v, depth[v], ref[v]);
-        check = bad ? APP_CHECK_FAIL : APP_CHECK_PASS;
-    }
     char answer[96];
-    snprintf(answer, sizeof answer, "vertices=%d;edges=%lld;reached=%d;depth=%d", nv, g.nnz, reached, deepest);
+    const app_check_t check = bfs_result(&c, &g, source, depth.data(), ref.data(), answer, sizeof answer);
     if (c.verbose)
         fprintf(c.out, "bfs: %d phase%s in the last run\n", phases, phases == 1 ? "" : "s");
     cudaFree(d_list[0]);

@@ -6,6 +6,7 @@
  * Sequential: a queue BFS. */
 #include "app_cpu.h"
 #include "app_graph.h"
+#include "bfs_result.h"
 
 typedef struct bfs_ctx {
     const app_csr *g;
@@ -99,23 +100,8 @@ int main(int argc, char **argv)
     app_cpu_init(&c);
     app_banner(&c);
     app_cpu_run(&c, &stats, reset, body, &x);
-    int reached = 0, deepest = 0;
-    for (int v = 0; v < g.nrows; v++)
-        if (x.depth[v] != APP_BFS_INF) {
-            reached++;
-            deepest = x.depth[v] > deepest ? x.depth[v] : deepest;
-        }
-    app_check_t check = APP_CHECK_SKIPPED;
-    if (c.check) {
-        long long bad = 0;
-        app_bfs_reference(&g, x.source, ref);
-        for (int v = 0; v < g.nrows; v++)
-            if (x.depth[v] != ref[v] && bad++ < 5)
-                fprintf(c.out, "bfs: depth[%d] = %d, expected %d\n", v, x.depth[v], ref[v]);
-        check = bad ? APP_CHECK_FAIL : APP_CHECK_PASS;
-    }
     char answer[96];
-    snprintf(answer, sizeof answer, "vertices=%d;edges=%lld;reached=%d;depth=%d", g.nrows, g.nnz, reached, deepest);
+    const app_check_t check = bfs_result(&c, &g, x.source, x.depth, ref, answer, sizeof answer);
     free(x.depth), free(ref), free(x.frontier);
     app_csr_free(&g);
     return app_report(&c, &stats, check, answer);

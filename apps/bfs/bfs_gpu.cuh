@@ -1,0 +1,96 @@
+/* bfs_gpu.cuh - what the GPU BFS programs (bfs.cu, bfs_batched.cu) share on the host: the
+ * phases of --delta levels (bfs.cu's header says why they exist) - the option, a phase's last
+ * level and the loop of one launch per phase - and the deque capacity for a program's largest
+ * fan-out. Include after gtap_app.cuh. */
+#ifndef BFS_GPU_CUH
+#define BFS_GPU_CUH
+
+#include "app_cli.h"
+#include "app_input.h"
+
+/* --delta was not given: the program picks its default from the worker count. */
+#define BFS_DELTA_UNSET (-(1ll << 62))
+
+/* Reads --delta into *delta_p (BFS_DELTA_UNSET when absent). Returns 0, or 2 after a one-line
+ * error naming the value (a negative count, or one past an int's levels). */
+static inline int bfs_delta_option(const app_cli *c, long long *delta_p)
+{
+    const long long delta = app_opt_ll(c, "delta", BFS_DELTA_UNSET);
+    if (delta != BFS_DELTA_UNSET && (delta < 0 || delta > 0x3fffffff)) {
+        fprintf(stderr, "%s: --delta %lld: must be 0 (one phase) or a number of levels\n", c->app, delta);
+        return 2;
+    }
+    *delta_p = delta;
+    return 0;
+}
+
+/* The last level of the phase whose first level is first: first + delta - 1, or every level
+ * when delta is 0. Returns it unclamped (the next phase starts after it) and stores in *last_p
+ * the label bound the device compares with, clamped below INT_MAX so that last + 1 fits. */
+static inline long long bfs_phase_last(long long delta, long long first, int *last_p)
+{
+    const long long last_ll = delta ? first + delta - 1 : 0x7ffffffe;
+    *last_p = last_ll < 0x7ffffffe ? (int)last_ll : 0x7ffffffe;
+    return last_ll;
+}
+
+/* Runs the phases of one BFS run, one launch each, until a phase lists no vertex for the next.
+ * Phase 0 (first level 0, last level phase0_last) was set up with the run's reset, untimed.
+ *   setup(first, parity) -> long long   prepares a later phase from the list `parity` (the one
+ *                                       the phase before filled) and returns its last level;
+ *   launch(phase, count, first) -> cudaError_t   starts a phase: `count` vertices listed, the
+ *                                       phase's first level `first` (phase 0: 0 and 0);
+ *   listed(int *count) -> cudaError_t   reads how many vertices the finished phase listed.
+ * Records `end` after each launch (app_gtap_run's multi-launch form), so the host's decision
+ * that the last phase was the last stays out of the kernel time. Stores the number of phases
+ * run in *phases_p. Returns the first error, or cudaSuccess. */
+template <class Setup, class Launch, class Listed>
+static cudaError_t bfs_run_phases(cudaEvent_t end, long long phase0_last, int *phases_p, Setup setup, Launch launch,
+                                  Listed listed)
+{
+    long long first = 0, last = phase0_last;
+    int count = 0, parity = 0;
+    for (int phase = 0;; phase++) {
+        if (phase > 0)
+            last = setup(first, parity);
+        cudaError_t e = launch(phase, count, (int)first);
+        cudaEventRecord(end, 0);
+        if (e == cudaSuccess)
+            e = gtap_synchronize();
+        if (e == cudaSuccess)
+            e = listed(&count);
+        if (e != cudaSuccess || count == 0) {
+            *phases_p = phase + 1;
+            return e;
+        }
+        first = last + 1;
+        parity ^= 1;
+    }
+}
+
+/* The deque capacity (--max-tasks) for a program whose worker may hold `need` spawned tasks at
+ * once, given the runtime's default capacity `deflt` and `workers` workers: the next power of
+ * two, halved while it is above the default and the rings (4 bytes a slot, a power of two per
+ * worker) would pass 16 GiB. Stores that ring size in *ring_p (below need: the caller warns)
+ * and returns the capacity to ask for, or 0 when the default suffices. */
+static inline long long bfs_deque_tasks(long long need, long long deflt, long long workers, long long *ring_p)
+{
+    long long ring = 1;
+    while (ring < need)
+        ring <<= 1;
+    while (ring > deflt && ring * 4 * workers > (16ll << 30))
+        ring >>= 1;
+    *ring_p = ring;
+    return need > deflt ? (need < ring ? need : ring) : 0;
+}
+
+/* The largest out-degree of g. */
+static inline int bfs_max_degree(const app_csr *g)
+{
+    int max_degree = 0;
+    for (int v = 0; v < g->nrows; v++)
+        max_degree = g->row[v + 1] - g->row[v] > max_degree ? g->row[v + 1] - g->row[v] : max_degree;
+    return max_degree;
+}
+
+#endif /* BFS_GPU_CUH */
