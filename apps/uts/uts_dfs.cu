@@ -12,7 +12,7 @@
 // next parent from its stack when one is done, so the lanes of a warp hash together whatever
 // their parents' child counts are.
 //
-// Usage: uts_dfs PRESET [runs=1] [budget=256]   (presets in uts.h; budget: nodes a task
+// Usage: uts_dfs PRESET [runs=1] [budget=16]   (presets in uts.h; budget: nodes a task
 // generates before it hands its stack out as tasks, >= 1)
 #include <stdio.h>
 #include <stdlib.h>
@@ -101,7 +101,7 @@ int main(int argc, char **argv) {
 #endif
     const uts_preset *pr = uts_find_preset(argc > 1 ? argv[1] : "T1S");
     int runs = argc > 2 ? atoi(argv[2]) : 1, rc = 0;
-    long budget = argc > 3 ? atol(argv[3]) : 256; // the best of 256..16384 on an H200 (bench/uts)
+    long budget = argc > 3 ? atol(argv[3]) : 16; // the best of 16..16384 on an H200 (bench/results, INDEX: UTS)
     if (!pr) { fprintf(stderr, "uts_dfs: unknown UTS preset %s\n", argv[1]); return 2; }
     if (runs < 1 || budget < 1 || budget > 0x7fffffffL) {
         fprintf(stderr, "uts_dfs: runs %d, budget %ld: each must be >= 1 (budget < 2^31)\n", runs, budget);
