@@ -188,22 +188,5 @@ __global__ void kc_kernel(int n)
 
 int main(int argc, char **argv)
 {
-    static app_stats stats;
-    static kc_problem pb;
-    app_cli c;
-    kc_options o;
-    app_cli_init(&c, "kclique", APP_GTAP_IMPL, KC_DEFAULT_N);
-    static const char *const keys[] = {KC_OPTION_KEYS, "slots", NULL};
-    int rc = app_cli_parse(&c, argc, argv, keys, KC_USAGE KC_SLOTS_USAGE);
-    if (rc)
-        return rc < 0 ? 0 : rc;
-    if (kc_options_read(&c, &o, 1))
-        return 2;
-    app_require_device(&c);
-    if (kc_problem_load(&c, &pb, &o))
-        return 1;
-    app_param(&c, "split=%d;split_depth=%d;chunk=%lld", o.split, o.split_depth, o.chunk);
-    if (o.slots != KC_SLOTS_AUTO)
-        app_param(&c, "slots=%d", o.slots);
-    return kc_run_app(&c, &stats, &pb, 1, [&] { return gtap_launch(kc_kernel, pb.g.n); });
+    return kc_main(argc, argv, "kclique", 1, [](int n) { return gtap_launch(kc_kernel, n); });
 }

@@ -214,4 +214,29 @@ static int kc_run_app(app_cli *c, app_stats *stats, kc_problem *pb, int threads_
     return app_report(c, stats, check, answer);
 }
 
+/* The whole program of kclique.cu and kclique_block.cu: the options, the problem, and the
+ * runs of `launch` (threads_per_worker as kc_run_app). */
+template <class Launch>
+static int kc_main(int argc, char **argv, const char *app, int threads_per_worker, Launch launch)
+{
+    static app_stats stats;
+    static kc_problem pb;
+    app_cli c;
+    kc_options o;
+    app_cli_init(&c, app, APP_GTAP_IMPL, KC_DEFAULT_N);
+    static const char *const keys[] = {KC_OPTION_KEYS, "slots", NULL};
+    int rc = app_cli_parse(&c, argc, argv, keys, KC_USAGE KC_SLOTS_USAGE);
+    if (rc)
+        return rc < 0 ? 0 : rc;
+    if (kc_options_read(&c, &o, 1))
+        return 2;
+    app_require_device(&c);
+    if (kc_problem_load(&c, &pb, &o))
+        return 1;
+    app_param(&c, "split=%d;split_depth=%d;chunk=%lld", o.split, o.split_depth, o.chunk);
+    if (o.slots != KC_SLOTS_AUTO)
+        app_param(&c, "slots=%d", o.slots);
+    return kc_run_app(&c, &stats, &pb, threads_per_worker, [&] { return launch(pb.g.n); });
+}
+
 #endif /* KCLIQUE_RUN_CUH */

@@ -108,18 +108,7 @@ int main(int argc, char **argv) {
         if (gtap_synchronize() != cudaSuccess) { printf("FAIL: run failed\n"); return 1; }
         double ms = now_ms() - t0;
         cudaMemcpyFromSymbol(&got, d_result, sizeof got);
-        if (gtap_dist_rank() == 0) {
-            const char *src = pr->published ? "published count" : "sequential count";
-            double mnps = ms > 0 ? (double)got / (ms * 1e3) : 0.0;
-            if (got == pr->size) {
-                printf("PASS: UTS %s = %lld nodes (%s: ok) on %d rank(s) in %.3f ms, %.2f Mnodes/s\n",
-                       pr->name, got, src, gtap_dist_size(), ms, mnps);
-            } else {
-                printf("FAIL: UTS %s = %lld nodes, expected %lld (%s: MISMATCH) on %d rank(s) in %.3f ms, "
-                       "%.2f Mnodes/s\n", pr->name, got, pr->size, src, gtap_dist_size(), ms, mnps);
-                rc = 1;
-            }
-        }
+        if (gtap_dist_rank() == 0 && uts_report(pr, got, gtap_dist_size(), ms) != 0) rc = 1;
     }
     gtap_finalize();
 #if defined(GTAP_DISTRIBUTED)

@@ -14,6 +14,7 @@
 
 #include <math.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <string.h>
 
 #if defined(__CUDACC__)
@@ -312,6 +313,22 @@ static inline const uts_preset *uts_find_preset(const char *name)
         if (strcmp(uts_presets[i].name, name) == 0)
             return &uts_presets[i];
     return NULL;
+}
+
+/* Prints a task program's line for one run (PASS or FAIL, the count against the preset's,
+ * ranks, time, rate; apps/uts/README.md) and returns 0, or 1 on a mismatch. Host code only. */
+static inline int uts_report(const uts_preset *pr, long long nodes, int ranks, double ms)
+{
+    const char *src = pr->published ? "published count" : "sequential count";
+    const double mnps = ms > 0 ? (double)nodes / (ms * 1e3) : 0.0;
+    if (nodes == pr->size) {
+        printf("PASS: UTS %s = %lld nodes (%s: ok) on %d rank(s) in %.3f ms, %.2f Mnodes/s\n", pr->name, nodes, src,
+               ranks, ms, mnps);
+        return 0;
+    }
+    printf("FAIL: UTS %s = %lld nodes, expected %lld (%s: MISMATCH) on %d rank(s) in %.3f ms, %.2f Mnodes/s\n",
+           pr->name, nodes, pr->size, src, ranks, ms, mnps);
+    return 1;
 }
 
 #endif /* GTAP_UTS_H */

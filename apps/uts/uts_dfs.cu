@@ -129,18 +129,7 @@ int main(int argc, char **argv) {
         if (gtap_dist_allreduce_u64(&got, 1, GTAP_DIST_SUM) != 0) return 1;
 #endif
         long long nodes = 1 + (long long)got; // the root, and what the tasks generated
-        if (gtap_dist_rank() == 0) {
-            const char *src = pr->published ? "published count" : "sequential count";
-            double mnps = ms > 0 ? (double)nodes / (ms * 1e3) : 0.0;
-            if (nodes == pr->size) {
-                printf("PASS: UTS %s = %lld nodes (%s: ok) on %d rank(s) in %.3f ms, %.2f Mnodes/s\n",
-                       pr->name, nodes, src, gtap_dist_size(), ms, mnps);
-            } else {
-                printf("FAIL: UTS %s = %lld nodes, expected %lld (%s: MISMATCH) on %d rank(s) in %.3f ms, "
-                       "%.2f Mnodes/s\n", pr->name, nodes, pr->size, src, gtap_dist_size(), ms, mnps);
-                rc = 1;
-            }
-        }
+        if (gtap_dist_rank() == 0 && uts_report(pr, nodes, gtap_dist_size(), ms) != 0) rc = 1;
     }
     gtap_finalize();
 #if defined(GTAP_DISTRIBUTED)
