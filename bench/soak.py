@@ -44,8 +44,14 @@ GPU_VARIANTS = {
     "mergesort": [""],
     "binary_tree": ["", "_block", "_block32", "_block256", "_block32_gq", "_block256_gq"],
     "bary_tree": ["", "_block"],
-    "bfs": ["", "_block"],
+    "bfs": ["", "_block", "_batched"],
     "spmv": ["", "_block"],
+    "nqueens_tuned": ["", "_epaq"],
+    "hetero_tree": ["", "_kq", "_block", "_block_cutoff"],
+    "adaptive_integration": ["", "_block"],
+    "fmm": ["", "_fused", "_partitioned", "_worklist"],
+    "kclique": ["", "_block"],
+    "uts": ["_gpu", "_dfs_gpu"],
 }
 HOST_VARIANTS = {
     "fib": ["", "_epaq"],
@@ -54,11 +60,27 @@ HOST_VARIANTS = {
     "mergesort": [""],
     "binary_tree": ["", "_block"],
     "bary_tree": ["", "_block"],
-    "bfs": ["", "_block"],
+    "bfs": ["", "_block", "_batched"],
     "spmv": [""],
+    "nqueens_tuned": ["", "_epaq"],
+    "hetero_tree": ["", "_kq", "_block", "_block_cutoff"],
+    "adaptive_integration": ["", "_block"],
+    "fmm": ["", "_fused", "_partitioned", "_worklist"],
+    "kclique": ["", "_block"],
+    "uts": ["_host", "_dfs_host"],
 }
 APP_DIR = {"fib": "fib", "nqueens": "nqueens", "cilksort": "cilksort", "mergesort": "mergesort",
-           "binary_tree": "tree", "bary_tree": "tree", "bfs": "bfs", "spmv": "spmv"}
+           "binary_tree": "tree", "bary_tree": "tree", "bfs": "bfs", "spmv": "spmv",
+           "nqueens_tuned": "nqueens_tuned", "hetero_tree": "hetero_tree",
+           "adaptive_integration": "adaptive_integration", "fmm": "fmm", "kclique": "kclique", "uts": "uts"}
+
+
+def binary_name(app, variant, host):
+    """The binary of a variant: APP+variant (+"_host" on the host target); UTS names its
+    targets uts_gpu / uts_host / uts_dfs_gpu / uts_dfs_host, its variants carry the suffix."""
+    if app == "uts":
+        return app + variant
+    return app + variant + ("_host" if host else "")
 
 
 def app_args(app, variant, rng, host):
@@ -89,9 +111,40 @@ def app_args(app, variant, rng, host):
     elif app == "bfs":
         a = ["--n", str(rng.randint(2, 3000 if blk else [50000, 300000][s])),
              "--graph", rng.choice(["rmat", "grid"]), "--seed", str(rng.randint(1, 1000))]
-    else:  # spmv
+    elif app == "spmv":
         a = ["--n", str(rng.randint(1, [50000, 200000][s])), "--nnz-max", str(rng.randint(1, 64)),
              "--seed", str(rng.randint(1, 1000))]
+    elif app == "nqueens_tuned":
+        n = rng.randint(1, 12 if host else 17)
+        # a budget of one step makes every DFS step a task: only on small boards
+        a = ["--n", str(n), "--cutoff", str(rng.randint(1, min(n, 8))),
+             "--leaf-budget", str(rng.choice([0, 64, 1024, 16384] + ([1] if n <= 10 else [])))]
+    elif app == "hetero_tree":
+        a = ["--n", str(rng.randint(0, 8 if blk else [12, 22][s])), "--k", str(rng.choice([2, 4])),
+             "--compute", str(rng.choice([0, 1, 33, 100])), "--seed", str(rng.randint(0, (1 << 32) - 1))]
+    elif app == "adaptive_integration":
+        lo = rng.uniform(-3, 3)
+        a = ["--lo", "%.3f" % lo, "--hi", "%.3f" % (lo + rng.uniform(0.1, 2)),
+             "--frequency", str(rng.randint(-100, 300)),
+             "--tolerance", rng.choice(["1e-6", "1e-8", "1e-9"] if blk else ["1e-6", "1e-8", "1e-10"])]
+    elif app == "fmm":
+        a = ["--n", str(rng.randint(1, [8000, 300000][s])), "--dist", rng.choice(["cube", "plummer"]),
+             "--theta", rng.choice(["0.25", "0.3", "0.4", "0.5", "0.6"]),
+             "--leaf-size", str(rng.choice([16, 32, 64, 100])), "--seed", str(rng.randint(1, 1000))]
+        if variant != "_worklist":
+            a += ["--task-min", str(rng.choice([1, 64, 256, 4096]))]
+    elif app == "kclique":
+        a = ["--graph", "rmat", "--n", str(rng.randint(16, [1024, 8192][s])),
+             "--edge-factor", str(rng.choice([4, 8, 16])), "--seed", str(rng.randint(1, 1000)),
+             "--k", str(rng.randint(3, 6)), "--algo", rng.choice(["pivot", "orient"])]
+    else:  # uts: positional PRESET RUNS [BUDGET], its own PASS / FAIL line
+        preset = rng.choice(["T1S", "T3S", "T1M", "T3M"] if host else ["T1", "T3", "T1L", "T3L"])
+        a = [preset, str(rng.randint(1, 3))]
+        if variant.startswith("_dfs"):
+            a.append(str(rng.choice([1, 4, 16, 64, 1024])))
+        return a
+    if app == "bfs" and variant == "_batched":
+        a += ["--batch", str(rng.randint(1, 128))]
     return a + ["--repeat", str(rng.randint(1, 3)), "--warmup", str(rng.randint(0, 1))]
 
 
@@ -104,7 +157,7 @@ def draw_single(rng, build, host):
     choices = []
     for app, vs in variants.items():
         for v in vs:
-            path = os.path.join(build, "apps", APP_DIR[app], app + v + ("_host" if host else ""))
+            path = os.path.join(build, "apps", APP_DIR[app], binary_name(app, v, host))
             if os.access(path, os.X_OK):
                 choices.append((app, v, path))
     if not choices:
