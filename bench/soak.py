@@ -192,17 +192,28 @@ def dist_args(app, rng, host):
         return [str(rng.randint(4, [10, 14][s])), str(rng.randint(1, 8))]
     if app in ("bfs", "bfs_block"):
         return [str(rng.randint(2, [3000, 500000][s])), str(rng.randint(1, 8)), str(rng.randint(1, 3))]
+    if app in ("uts", "uts_dfs"):
+        a = [rng.choice(["T1S", "T3S", "T1M", "T3M"] if host else ["T1", "T3", "T1L"]), str(rng.randint(1, 3))]
+        return a + ([str(rng.choice([1, 4, 16, 64, 1024]))] if app == "uts_dfs" else [])
     return [str(rng.randint(2, [8, 12][s])), "ok", str(rng.randint(1, 2))]  # block_check
 
 
 DIST_APPS = ["fib", "nqueens", "bintree", "bary", "detached", "nqueens_ntw", "bfs", "bintree_block",
-             "bary_block", "bfs_block", "block_check"]
+             "bary_block", "bfs_block", "block_check", "uts", "uts_dfs"]
+
+
+def dist_binary(build, app, host):
+    """apps/dist/dist_APP_{host,gpu}; UTS's are apps/uts/uts[_dfs]_dist_{host,gpu}."""
+    kind = "host" if host else "gpu"
+    if app in ("uts", "uts_dfs"):
+        return os.path.join(build, "apps", "uts", "%s_dist_%s" % (app, kind))
+    return os.path.join(build, "apps", "dist", "dist_%s_%s" % (app, kind))
 
 
 def draw_dist(rng, build, host):
     choices = []
     for app in DIST_APPS:
-        path = os.path.join(build, "apps", "dist", "dist_%s_%s" % (app, "host" if host else "gpu"))
+        path = dist_binary(build, app, host)
         if os.access(path, os.X_OK):
             choices.append((app, path))
     if not choices:
