@@ -14,8 +14,6 @@
 // subtrees' size as a long long, the distributed layer ships those 8-byte results between
 // ranks (docs/wire.md) and the entry's result lands on rank 0, so no cross-rank reduction.
 #include <stdio.h>
-#include <stdlib.h>
-#include <time.h>
 #include "gtap_thread.cuh"
 #include "uts.h"
 #if defined(GTAP_DISTRIBUTED)
@@ -81,19 +79,13 @@ __global__ void uts_kernel(uts_state root) {
     d_result = uts_tree(root);
 }
 
-static double now_ms(void) {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
-}
-
 int main(int argc, char **argv) {
 #if defined(GTAP_DISTRIBUTED)
     if (gtap_init_distributed(&argc, &argv) != 0) return 1;
 #endif
-    const uts_preset *pr = uts_find_preset(argc > 1 ? argv[1] : "T1S");
-    int runs = argc > 2 ? atoi(argv[2]) : 1, rc = 0;
-    if (!pr) { printf("FAIL: unknown UTS preset %s\n", argv[1]); return 1; }
+    const uts_preset *pr;
+    int runs, rc = 0;
+    if (uts_parse_args(argc, argv, "uts", &pr, &runs, NULL, 0) != 0) return 2;
     // gtap_initialize first: on a distributed run it selects this rank's GPU
     if (gtap_initialize() != cudaSuccess) { printf("FAIL: gtap_initialize\n"); return 1; }
     if (cudaMemcpyToSymbol(d_params, &pr->p, sizeof pr->p) != cudaSuccess) return 1;
@@ -103,10 +95,10 @@ int main(int argc, char **argv) {
     for (int r = 0; r < runs; r++) {
         long long got = -1;
         cudaMemcpyToSymbol(d_result, &got, sizeof got);
-        double t0 = now_ms();
+        double t0 = uts_now_ms();
         gtap_launch(uts_kernel, root);
         if (gtap_synchronize() != cudaSuccess) { printf("FAIL: run failed\n"); return 1; }
-        double ms = now_ms() - t0;
+        double ms = uts_now_ms() - t0;
         cudaMemcpyFromSymbol(&got, d_result, sizeof got);
         if (gtap_dist_rank() == 0 && uts_report(pr, got, gtap_dist_size(), ms) != 0) rc = 1;
     }

@@ -15,7 +15,9 @@
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #if defined(__CUDACC__)
 #define UTS_FN static inline __host__ __device__
@@ -313,6 +315,46 @@ static inline const uts_preset *uts_find_preset(const char *name)
         if (strcmp(uts_presets[i].name, name) == 0)
             return &uts_presets[i];
     return NULL;
+}
+
+/* The task programs' command line, PRESET [runs=1] and, with budget_p, [budget=default_budget]
+ * (each >= 1, the budget < 2^31). Returns 0, or 2 after a one-line error naming the value.
+ * Host code only. */
+static inline int uts_parse_args(int argc, char **argv, const char *prog, const uts_preset **pr_p, int *runs_p,
+                                 long *budget_p, long default_budget)
+{
+    const int max_args = budget_p ? 4 : 3;
+    char *end = NULL;
+    *pr_p = uts_find_preset(argc > 1 ? argv[1] : "T1S");
+    if (!*pr_p) {
+        fprintf(stderr, "%s: unknown UTS preset %s (uts.h lists them)\n", prog, argv[1]);
+        return 2;
+    }
+    const long runs = argc > 2 ? strtol(argv[2], &end, 10) : 1;
+    if (argc > 2 && (*end || runs < 1 || runs > 1000000)) {
+        fprintf(stderr, "%s: runs %s: must be a number in [1, 10^6]\n", prog, argv[2]);
+        return 2;
+    }
+    *runs_p = (int)runs;
+    if (budget_p) {
+        *budget_p = argc > 3 ? strtol(argv[3], &end, 10) : default_budget;
+        if (argc > 3 && (*end || *budget_p < 1 || *budget_p > 0x7fffffffL)) {
+            fprintf(stderr, "%s: budget %s: must be a number in [1, 2^31 - 1]\n", prog, argv[3]);
+            return 2;
+        }
+    }
+    if (argc > max_args) {
+        fprintf(stderr, "%s: unexpected argument %s\n", prog, argv[max_args]);
+        return 2;
+    }
+    return 0;
+}
+
+static inline double uts_now_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
 }
 
 /* Prints a task program's line for one run (PASS or FAIL, the count against the preset's,

@@ -15,8 +15,6 @@
 // Usage: uts_dfs PRESET [runs=1] [budget=16]   (presets in uts.h; budget: nodes a task
 // generates before it hands its stack out as tasks, >= 1)
 #include <stdio.h>
-#include <stdlib.h>
-#include <time.h>
 #include "gtap_thread.cuh"
 #include "uts.h"
 #if defined(GTAP_DISTRIBUTED)
@@ -89,24 +87,14 @@ __global__ void uts_kernel(uts_state root, int n) {
     uts_explore(root, 0, n, 0);
 }
 
-static double now_ms(void) {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
-}
-
 int main(int argc, char **argv) {
 #if defined(GTAP_DISTRIBUTED)
     if (gtap_init_distributed(&argc, &argv) != 0) return 1;
 #endif
-    const uts_preset *pr = uts_find_preset(argc > 1 ? argv[1] : "T1S");
-    int runs = argc > 2 ? atoi(argv[2]) : 1, rc = 0;
-    long budget = argc > 3 ? atol(argv[3]) : 16; // the best of 16..16384 on an H200 (bench/results, INDEX: UTS)
-    if (!pr) { fprintf(stderr, "uts_dfs: unknown UTS preset %s\n", argv[1]); return 2; }
-    if (runs < 1 || budget < 1 || budget > 0x7fffffffL) {
-        fprintf(stderr, "uts_dfs: runs %d, budget %ld: each must be >= 1 (budget < 2^31)\n", runs, budget);
-        return 2;
-    }
+    const uts_preset *pr;
+    int runs, rc = 0;
+    long budget; // default 16: the best of 16..16384 on an H200 (bench/results, INDEX: UTS)
+    if (uts_parse_args(argc, argv, "uts_dfs", &pr, &runs, &budget, 16) != 0) return 2;
     // gtap_initialize first: on a distributed run it selects this rank's GPU
     if (gtap_initialize() != cudaSuccess) { printf("FAIL: gtap_initialize\n"); return 1; }
     unsigned b = (unsigned)budget;
@@ -120,10 +108,10 @@ int main(int argc, char **argv) {
         unsigned long long zero = 0;
         uint64_t got = 0;
         cudaMemcpyToSymbol(d_nodes, &zero, sizeof zero);
-        double t0 = now_ms();
+        double t0 = uts_now_ms();
         if (root_children > 0) gtap_launch(uts_kernel, root, root_children);
         if (gtap_synchronize() != cudaSuccess) { printf("FAIL: run failed\n"); return 1; }
-        double ms = now_ms() - t0;
+        double ms = uts_now_ms() - t0;
         cudaMemcpyFromSymbol(&got, d_nodes, sizeof got);
 #if defined(GTAP_DISTRIBUTED)
         if (gtap_dist_allreduce_u64(&got, 1, GTAP_DIST_SUM) != 0) return 1;
