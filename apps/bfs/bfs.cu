@@ -170,11 +170,9 @@ int main(int argc, char **argv)
     if (app_graph_setup(&c, &g))
         return 1;
     const int nv = g.nrows;
-    const int source = (int)app_opt_ll(&c, "source", app_graph_first_nonisolated(&g, 0));
-    if (source < 0 || source >= nv) {
-        fprintf(stderr, "bfs: --source must be a vertex (0..%d)\n", nv - 1);
+    int source;
+    if (bfs_source_option(&c, &g, &source))
         return 2;
-    }
     app_param(&c, "source=%d", source);
     long long delta;
     if (bfs_delta_option(&c, &delta))
@@ -201,20 +199,12 @@ int main(int argc, char **argv)
     }
     if (c.max_tasks)
         app_param(&c, "max_tasks=%lld", c.max_tasks);
-    int *d_row = NULL, *d_col = NULL, *d_depth = NULL, *d_list[2] = {NULL, NULL};
-    if (cudaMalloc(&d_row, ((size_t)nv + 1) * sizeof(int)) != cudaSuccess ||
-        cudaMalloc(&d_col, (size_t)(g.nnz ? g.nnz : 1) * sizeof(int)) != cudaSuccess ||
-        cudaMalloc(&d_depth, (size_t)nv * sizeof(int)) != cudaSuccess ||
-        cudaMalloc(&d_list[0], (size_t)nv * sizeof(int)) != cudaSuccess ||
-        cudaMalloc(&d_list[1], (size_t)nv * sizeof(int)) != cudaSuccess) {
-        fprintf(stderr, "bfs: cannot allocate device memory\n");
+    bfs_device dev;
+    if (bfs_device_alloc(c.app, &g, 0, &dev))
         return 1;
-    }
-    cudaMemcpy(d_row, g.row, ((size_t)nv + 1) * sizeof(int), cudaMemcpyHostToDevice);
-    cudaMemcpy(d_col, g.col, (size_t)g.nnz * sizeof(int), cudaMemcpyHostToDevice);
-    cudaMemcpyToSymbol(g_row, &d_row, sizeof d_row);
-    cudaMemcpyToSymbol(g_col, &d_col, sizeof d_col);
-    cudaMemcpyToSymbol(g_depth, &d_depth, sizeof d_depth);
+    cudaMemcpyToSymbol(g_row, &dev.row, sizeof dev.row);
+    cudaMemcpyToSymbol(g_col, &dev.col, sizeof dev.col);
+    cudaMemcpyToSymbol(g_depth, &dev.depth, sizeof dev.depth);
     if (app_gtap_init(&c))
         return 1;
     if (delta == BFS_DELTA_UNSET) {
@@ -234,8 +224,8 @@ int main(int argc, char **argv)
         const int zero = 0;
         const long long last_ll = bfs_phase_last(delta, first, &last);
         cudaMemcpyToSymbol(g_phase_last, &last, sizeof last);
-        cudaMemcpyToSymbol(g_roots, &d_list[parity], sizeof d_list[parity]);
-        cudaMemcpyToSymbol(g_next, &d_list[parity ^ 1], sizeof d_list[parity ^ 1]);
+        cudaMemcpyToSymbol(g_roots, &dev.list[parity], sizeof dev.list[parity]);
+        cudaMemcpyToSymbol(g_next, &dev.list[parity ^ 1], sizeof dev.list[parity ^ 1]);
         cudaMemcpyToSymbol(g_next_count, &zero, sizeof zero);
         return last_ll;
     };
@@ -254,24 +244,20 @@ int main(int argc, char **argv)
         &c, &stats,
         [&](int) {
             const int zero = 0;
-            cudaMemset(d_depth, 0x3f, (size_t)nv * sizeof(int)); /* APP_BFS_INF */
-            cudaMemcpy(d_depth + source, &zero, sizeof zero, cudaMemcpyHostToDevice);
+            cudaMemset(dev.depth, 0x3f, (size_t)nv * sizeof(int)); /* APP_BFS_INF */
+            cudaMemcpy(dev.depth + source, &zero, sizeof zero, cudaMemcpyHostToDevice);
             phase0_last = phase_setup(0, 0);
         },
         run_phases);
     if (rc)
         return 1;
     std::vector<int> depth(nv), ref(nv);
-    cudaMemcpy(depth.data(), d_depth, (size_t)nv * sizeof(int), cudaMemcpyDeviceToHost);
+    cudaMemcpy(depth.data(), dev.depth, (size_t)nv * sizeof(int), cudaMemcpyDeviceToHost);
     char answer[96];
     const app_check_t check = bfs_result(&c, &g, source, depth.data(), ref.data(), answer, sizeof answer);
     if (c.verbose)
         fprintf(c.out, "bfs: %d phase%s in the last run\n", phases, phases == 1 ? "" : "s");
-    cudaFree(d_list[0]);
-    cudaFree(d_list[1]);
-    cudaFree(d_row);
-    cudaFree(d_col);
-    cudaFree(d_depth);
+    bfs_device_free(&dev);
     app_csr_free(&g);
     if (gtap_finalize() != cudaSuccess)
         return 1;

@@ -245,11 +245,9 @@ int main(int argc, char **argv)
     if (app_graph_setup(&c, &g))
         return 1;
     const int nv = g.nrows;
-    const int source = (int)app_opt_ll(&c, "source", app_graph_first_nonisolated(&g, 0));
-    if (source < 0 || source >= nv) {
-        fprintf(stderr, "%s: --source must be a vertex (0..%d)\n", c.app, nv - 1);
+    int source;
+    if (bfs_source_option(&c, &g, &source))
         return 2;
-    }
     const long long list_default = (long long)nv + g.nnz + 1;
     if (capacity < 0)
         capacity = list_default < (1 << 30) ? list_default : (1 << 30);
@@ -274,21 +272,12 @@ int main(int argc, char **argv)
     }
     if (c.max_tasks)
         app_param(&c, "max_tasks=%lld", c.max_tasks);
-    int *d_row = NULL, *d_col = NULL, *d_depth = NULL, *d_work = NULL, *d_list[2] = {NULL, NULL};
-    if (cudaMalloc(&d_row, ((size_t)nv + 1) * sizeof(int)) != cudaSuccess ||
-        cudaMalloc(&d_col, (size_t)(g.nnz ? g.nnz : 1) * sizeof(int)) != cudaSuccess ||
-        cudaMalloc(&d_depth, (size_t)nv * sizeof(int)) != cudaSuccess ||
-        cudaMalloc(&d_work, (size_t)(capacity ? capacity : 1) * sizeof(int)) != cudaSuccess ||
-        cudaMalloc(&d_list[0], (size_t)nv * sizeof(int)) != cudaSuccess ||
-        cudaMalloc(&d_list[1], (size_t)nv * sizeof(int)) != cudaSuccess) {
-        fprintf(stderr, "%s: cannot allocate device memory\n", c.app);
+    bfs_device dev;
+    if (bfs_device_alloc(c.app, &g, capacity ? capacity : 1, &dev))
         return 1;
-    }
-    cudaMemcpy(d_row, g.row, ((size_t)nv + 1) * sizeof(int), cudaMemcpyHostToDevice);
-    cudaMemcpy(d_col, g.col, (size_t)g.nnz * sizeof(int), cudaMemcpyHostToDevice);
-    cudaMemcpyToSymbol(g_row, &d_row, sizeof d_row);
-    cudaMemcpyToSymbol(g_col, &d_col, sizeof d_col);
-    cudaMemcpyToSymbol(g_depth, &d_depth, sizeof d_depth);
+    cudaMemcpyToSymbol(g_row, &dev.row, sizeof dev.row);
+    cudaMemcpyToSymbol(g_col, &dev.col, sizeof dev.col);
+    cudaMemcpyToSymbol(g_depth, &dev.depth, sizeof dev.depth);
     if (app_gtap_init(&c))
         return 1;
     if (delta == BFS_DELTA_UNSET)
@@ -297,7 +286,7 @@ int main(int argc, char **argv)
     app_banner(&c);
 
     bfsb_phase ph = {};
-    ph.work = d_work;
+    ph.work = dev.work;
     ph.work_capacity = (int)capacity;
     ph.batch = batch;
     ph.split = split;
@@ -308,8 +297,8 @@ int main(int argc, char **argv)
     auto phase_setup = [&](long long first, int parity) -> long long {
         const long long last = bfs_phase_last(delta, first, &ph.last);
         const bfsb_phase_counts zero = {0, 0};
-        ph.roots = d_list[parity];
-        ph.next = d_list[parity ^ 1];
+        ph.roots = dev.list[parity];
+        ph.next = dev.list[parity ^ 1];
         cudaMemcpyToSymbol(g_ph, &ph, sizeof ph);
         cudaMemcpyToSymbol(g_phase_counts, &zero, sizeof zero);
         return last;
@@ -320,9 +309,9 @@ int main(int argc, char **argv)
         [&](int) {
             const int zero = 0;
             const bfsb_run_counts none = {0, 0, 0};
-            cudaMemset(d_depth, 0x3f, (size_t)nv * sizeof(int)); /* APP_BFS_INF */
-            cudaMemcpy(d_depth + source, &zero, sizeof zero, cudaMemcpyHostToDevice);
-            cudaMemcpy(d_list[0], &source, sizeof source, cudaMemcpyHostToDevice); /* phase 0's root */
+            cudaMemset(dev.depth, 0x3f, (size_t)nv * sizeof(int)); /* APP_BFS_INF */
+            cudaMemcpy(dev.depth + source, &zero, sizeof zero, cudaMemcpyHostToDevice);
+            cudaMemcpy(dev.list[0], &source, sizeof source, cudaMemcpyHostToDevice); /* phase 0's root */
             cudaMemcpyToSymbol(g_run_counts, &none, sizeof none);
             peak = 0;
             phase0_last = phase_setup(0, 0);
@@ -344,7 +333,7 @@ int main(int argc, char **argv)
     if (rc)
         return 1;
     std::vector<int> depth(nv), ref(nv);
-    cudaMemcpy(depth.data(), d_depth, (size_t)nv * sizeof(int), cudaMemcpyDeviceToHost);
+    cudaMemcpy(depth.data(), dev.depth, (size_t)nv * sizeof(int), cudaMemcpyDeviceToHost);
     char answer[96];
     const app_check_t check = bfs_result(&c, &g, source, depth.data(), ref.data(), answer, sizeof answer);
     bfsb_run_counts rcnt;
@@ -358,12 +347,7 @@ int main(int argc, char **argv)
     else if (rcnt.spilled)
         fprintf(c.out, "%s: the work list was full: %llu vertices went out one task each (--list-capacity)\n", c.app,
                 rcnt.spilled);
-    cudaFree(d_work);
-    cudaFree(d_list[0]);
-    cudaFree(d_list[1]);
-    cudaFree(d_row);
-    cudaFree(d_col);
-    cudaFree(d_depth);
+    bfs_device_free(&dev);
     app_csr_free(&g);
     if (gtap_finalize() != cudaSuccess)
         return 1;

@@ -1,7 +1,8 @@
 /* bfs_gpu.cuh - what the GPU BFS programs (bfs.cu, bfs_batched.cu) share on the host: the
- * phases of --delta levels (bfs.cu's header says why they exist) - the option, a phase's last
- * level and the loop of one launch per phase - and the deque capacity for a program's largest
- * fan-out. Include after gtap_app.cuh. */
+ * --source option, the graph and the BFS's arrays on the device, the phases of --delta levels
+ * (bfs.cu's header says why they exist) - the option, a phase's last level and the loop of one
+ * launch per phase - and the deque capacity for a program's largest fan-out. Include after
+ * gtap_app.cuh. */
 #ifndef BFS_GPU_CUH
 #define BFS_GPU_CUH
 
@@ -91,6 +92,56 @@ static inline int bfs_max_degree(const app_csr *g)
     for (int v = 0; v < g->nrows; v++)
         max_degree = g->row[v + 1] - g->row[v] > max_degree ? g->row[v + 1] - g->row[v] : max_degree;
     return max_degree;
+}
+
+/* Reads --source (default: g's first vertex with an edge) into *source_p. Returns 0, or 2
+ * after a one-line error. */
+static inline int bfs_source_option(const app_cli *c, const app_csr *g, int *source_p)
+{
+    const long long source = app_opt_ll(c, "source", app_graph_first_nonisolated(g, 0));
+    if (source < 0 || source >= g->nrows) {
+        fprintf(stderr, "%s: --source must be a vertex (0..%d)\n", c->app, g->nrows - 1);
+        return 2;
+    }
+    *source_p = (int)source;
+    return 0;
+}
+
+/* The graph and the BFS's arrays in device memory: the CSR, the depths, the two lists of
+ * phase roots, and (work_ints > 0) a work list. */
+typedef struct bfs_device {
+    int *row, *col, *depth, *list[2], *work;
+} bfs_device;
+
+static inline void bfs_device_free(bfs_device *d)
+{
+    cudaFree(d->row);
+    cudaFree(d->col);
+    cudaFree(d->depth);
+    cudaFree(d->list[0]);
+    cudaFree(d->list[1]);
+    cudaFree(d->work);
+    *d = bfs_device{};
+}
+
+/* Allocates d for g and copies the CSR there. Returns 0, or 1 after a message. */
+static inline int bfs_device_alloc(const char *app, const app_csr *g, long long work_ints, bfs_device *d)
+{
+    const size_t nv = (size_t)g->nrows;
+    *d = bfs_device{};
+    if (cudaMalloc(&d->row, (nv + 1) * sizeof(int)) != cudaSuccess ||
+        cudaMalloc(&d->col, (size_t)(g->nnz ? g->nnz : 1) * sizeof(int)) != cudaSuccess ||
+        cudaMalloc(&d->depth, nv * sizeof(int)) != cudaSuccess ||
+        cudaMalloc(&d->list[0], nv * sizeof(int)) != cudaSuccess ||
+        cudaMalloc(&d->list[1], nv * sizeof(int)) != cudaSuccess ||
+        (work_ints > 0 && cudaMalloc(&d->work, (size_t)work_ints * sizeof(int)) != cudaSuccess)) {
+        fprintf(stderr, "%s: cannot allocate device memory\n", app);
+        bfs_device_free(d);
+        return 1;
+    }
+    cudaMemcpy(d->row, g->row, (nv + 1) * sizeof(int), cudaMemcpyHostToDevice);
+    cudaMemcpy(d->col, g->col, (size_t)g->nnz * sizeof(int), cudaMemcpyHostToDevice);
+    return 0;
 }
 
 #endif /* BFS_GPU_CUH */
