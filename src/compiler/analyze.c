@@ -412,6 +412,67 @@ static void analyze_spawn(actx *a, taskfn *fn, directive *d)
     fn->spawns[fn->num_spawns++] = sp;
 }
 
+/* The first lane-dependent name in f->text[b, e) (the lane API, threadIdx), or NULL. */
+static const char *lane_dependence(const srcfile *f, unsigned b, unsigned e)
+{
+    static const char *const names[] = {"gtap_warp_lane", "GTAP_WARP_LANE", "threadIdx", "__lane_id", NULL};
+    for (unsigned i = b; i < e && i < f->len; i++) {
+        if (is_ident_char((unsigned char)f->text[i]) && (i == b || !is_ident_char((unsigned char)f->text[i - 1]))) {
+            unsigned j = i;
+            while (j < e && is_ident_char((unsigned char)f->text[j]))
+                j++;
+            for (const char *const *n = names; *n; n++)
+                if (strlen(*n) == j - i && !strncmp(f->text + i, *n, j - i))
+                    return *n;
+            i = j;
+        }
+    }
+    return NULL;
+}
+
+/* A taskwait of a warp task function is collective (gtap_gen.h): a loop or branch around it
+ * whose condition names the lane would let some lanes skip it. The check is syntactic (a lane
+ * index kept in a variable escapes it); the runtime catches the rest (docs/design.md W3). */
+static void check_warp_taskwait(unit *u, const taskfn *fn, const directive *d)
+{
+    const tree *t = &fn->t;
+    for (int p = tree_innermost(t, d->begin); p > 0 && p != fn->body; p = t->v[p].parent) {
+        enum CXCursorKind k = t->v[p].kind;
+        unsigned b = 0, e = 0;
+        if (k == CXCursor_IfStmt || k == CXCursor_WhileStmt || k == CXCursor_ForStmt ||
+            k == CXCursor_SwitchStmt) {
+            /* the parenthesized head after the keyword */
+            unsigned i = t->v[p].begin;
+            while (i < t->v[p].end && u->f->text[i] != '(')
+                i++;
+            int depth = 0;
+            b = i;
+            for (; i < t->v[p].end; i++) {
+                if (u->f->text[i] == '(')
+                    depth++;
+                else if (u->f->text[i] == ')' && --depth == 0)
+                    break;
+            }
+            e = i;
+        } else if (k == CXCursor_DoStmt) {
+            int body = t->v[p].first_child;
+            b = body >= 0 ? t->v[body].end : t->v[p].begin;
+            e = t->v[p].end;
+        } else {
+            continue;
+        }
+        const char *name = lane_dependence(u->f, b, e);
+        if (name) {
+            unsigned line, col;
+            srcfile_linecol(u->f, b, &line, &col);
+            diag_error(u->f, d->kw_off, "taskwait in warp task function '%s' under a condition that "
+                       "depends on the lane ('%s' at line %u); all 32 lanes must reach a taskwait together",
+                       fn->name, name, line);
+            return;
+        }
+    }
+}
+
 static void analyze_taskfn(actx *a, taskfn *fn, fn_def *def)
 {
     unit *u = a->u;
@@ -474,6 +535,8 @@ static void analyze_taskfn(actx *a, taskfn *fn, fn_def *def)
             }
             if (fn->worker == WORKER_BLOCK && d->queue)
                 diag_warning(u->f, d->queue_off, "queue(...) is ignored for block-level task functions");
+            if (fn->worker == WORKER_WARP)
+                check_warp_taskwait(u, fn, d);
             if (fn->num_waits + 1 >= 65000) {
                 diag_error(u->f, d->kw_off, "too many taskwaits in '%s'", fn->name);
                 continue;
@@ -649,7 +712,7 @@ static void setup_taskfn(actx *a, taskfn *fn, fn_def *def, directive *d)
     fn->is_void = rt.kind == CXType_Void;
     fn->ret_spelling = type_spelling(rt);
     fn->ret_size = fn->is_void ? 0 : clang_Type_getSizeOf(rt);
-    fn->worker = u->mode;
+    fn->worker = d->worker_size == WORKER_WARP ? WORKER_WARP : u->mode;
     fn->return_thread = d->return_thread < 0 ? 0 : d->return_thread;
     fn->num_params = (unsigned)(clang_Cursor_getNumArguments(def->cur) < 0 ? 0 : clang_Cursor_getNumArguments(def->cur));
 }
@@ -743,12 +806,20 @@ unsigned analyze_unit(unit *u)
             u->lanes = u->pr->block_size > 0 ? u->pr->block_size : -1;
         for (unsigned i = 0; i < ntask; i++) {
             directive *d = task_dirs[i];
-            if (d->worker_size && d->worker_size != u->mode)
+            if (d->worker_size == WORKER_WARP && u->mode == WORKER_BLOCK)
+                diag_error(u->f, d->kw_off, "warp task functions belong to thread-level programs "
+                           "(gtap_thread.cuh); in a block-level program every task already runs on a whole "
+                           "block");
+            else if (d->worker_size && d->worker_size != WORKER_WARP && d->worker_size != u->mode)
                 diag_error(u->f, d->kw_off, "worker_size(%s) does not match the included runtime header (%s)",
                            d->worker_size == WORKER_BLOCK ? "block" : "thread",
                            u->mode == WORKER_BLOCK ? "gtap_block.cuh" : "gtap_thread.cuh");
-            if (d->return_thread > 0 && u->mode != WORKER_BLOCK)
-                diag_warning(u->f, d->kw_off, "return_thread(...) only matters for block-level task functions");
+            if (d->worker_size == WORKER_WARP && d->return_thread > 31)
+                diag_error(u->f, d->kw_off, "return_thread(%d) of a warp task function must name a lane, "
+                           "0 to 31", d->return_thread);
+            else if (d->return_thread > 0 && u->mode != WORKER_BLOCK && d->worker_size != WORKER_WARP)
+                diag_warning(u->f, d->kw_off, "return_thread(...) only matters for block-level and warp task "
+                             "functions");
             setup_taskfn(&a, &u->fns[i], task_defs[i], d);
         }
     }

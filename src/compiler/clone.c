@@ -32,12 +32,18 @@ void clone_plan(unit *u)
             const directive *d = fn->spawns[s].dir;
             if (!has_clause(d))
                 continue;
-            if (fn->worker == WORKER_BLOCK) {
-                /* gtap_gen.h, block mode: every thread of the block runs the spawn; a serial
-                 * child would run once per thread, with none of the block's cooperation */
+            if (fn_is_cooperative(fn)) {
+                /* gtap_gen.h, block mode and warp functions: every thread runs the spawn; a
+                 * serial child would run once per thread, with none of the cooperation */
                 diag_error(u->f, d->if_expr ? d->if_off : d->final_off, "'%s(...)' is not supported in "
-                           "block-level task functions; spawn unconditionally and test the condition in "
-                           "the child", d->if_expr ? "if" : "final");
+                           "%s task functions; spawn unconditionally and test the condition in the child",
+                           d->if_expr ? "if" : "final", fn->worker == WORKER_WARP ? "warp" : "block-level");
+                continue;
+            }
+            if (fn->spawns[s].callee->worker == WORKER_WARP) {
+                diag_error(u->f, d->if_expr ? d->if_off : d->final_off, "'%s(...)' on a spawn of warp task "
+                           "function '%s': a warp task needs the whole warp and has no serial form",
+                           d->if_expr ? "if" : "final", fn->spawns[s].callee->name);
                 continue;
             }
             fn->spawns[s].callee->needs_clone = 1;
@@ -50,14 +56,25 @@ void clone_plan(unit *u)
             const taskfn *fn = &u->fns[i];
             if (!fn->needs_clone)
                 continue;
-            for (unsigned s = 0; s < fn->num_spawns; s++)
-                if (!fn->spawns[s].callee->needs_clone)
-                    fn->spawns[s].callee->needs_clone = changed = 1;
+            for (unsigned s = 0; s < fn->num_spawns; s++) {
+                taskfn *g = fn->spawns[s].callee;
+                if (g->worker != WORKER_WARP && !g->needs_clone) /* warp callees: reported below */
+                    g->needs_clone = changed = 1;
+            }
         }
     }
-    for (unsigned i = 0; i < u->num_fns; i++)
-        if (u->fns[i].needs_clone && u->fns[i].body >= 0)
-            check_static_locals(u, &u->fns[i]);
+    for (unsigned i = 0; i < u->num_fns; i++) {
+        const taskfn *fn = &u->fns[i];
+        if (!fn->needs_clone)
+            continue;
+        if (fn->body >= 0)
+            check_static_locals(u, fn);
+        for (unsigned s = 0; s < fn->num_spawns; s++)
+            if (fn->spawns[s].callee->worker == WORKER_WARP)
+                diag_error(u->f, fn->spawns[s].dir->kw_off, "'%s' runs serially under if(...) or final(...), "
+                           "but spawns warp task function '%s', which has no serial form", fn->name,
+                           fn->spawns[s].callee->name);
+    }
 }
 
 /* `static __device__ __noinline__ R gtapgen_F_serial(T0 a, const T1 &b)`. Parameter types are

@@ -161,9 +161,10 @@ static void layout(unit *u, taskfn *fn)
         h = fnv1a(h, l->field);
         h = fnv1a(h, ts);
         free(ts);
-        long long copies = l->is_param ? 1 : u->lanes;
-        if (l->is_param && fn->worker == WORKER_BLOCK && l->assigned)
-            copies = 1 + u->lanes;
+        const long long lanes = fn->worker == WORKER_WARP ? 32 : u->lanes;
+        long long copies = l->is_param ? 1 : lanes;
+        if (l->is_param && fn_is_cooperative(fn) && l->assigned)
+            copies = 1 + lanes;
         h = fnv1a_u64(h, (uint64_t)copies);
         if (sz < 0 || al <= 0 || copies < 0) {
             known = 0;
@@ -199,10 +200,19 @@ static void layout(unit *u, taskfn *fn)
         diag_error(u->f, fn->def_begin, "task data of '%s' is %lld bytes (arguments and locals that live "
                    "across a taskwait%s), more than GTAP_MAX_TASK_DATA_SIZE=%lld; raise "
                    "GTAP_MAX_TASK_DATA_SIZE or keep fewer values across taskwaits", fn->name, off,
-                   u->lanes > 1 ? ", one copy per thread of the block" : "", u->max_data_size);
+                   fn->worker == WORKER_WARP ? ", one copy per lane of the warp"
+                   : u->lanes > 1 ? ", one copy per thread of the block" : "", u->max_data_size);
 }
 
 /* ---- output ------------------------------------------------------------------------------ */
+
+static int has_warp_functions(const unit *u)
+{
+    for (unsigned i = 0; i < u->num_fns; i++)
+        if (u->fns[i].worker == WORKER_WARP)
+            return 1;
+    return 0;
+}
 
 static void trailer(unit *u, strbuf *sb)
 {
@@ -214,11 +224,27 @@ static void trailer(unit *u, strbuf *sb)
         sb_printf(sb, "    case GTAPGEN_FN_%s: gtapgen_%s(gtapgen_w, gtapgen_t); return;\n", u->fns[i].name,
                   u->fns[i].name);
     sb_append(sb, "    default: gtap_task_bad_state(gtapgen_w, gtapgen_t); return;\n    }\n}\n");
+    if (has_warp_functions(u)) {
+        /* the scheduler's second call site runs warp tasks only (worker_thread_warp.cuh) */
+        sb_append(sb, "GTAP_TASK_FN int gtapgen_fn_is_warp(unsigned gtapgen_fn)\n{\n    switch (gtapgen_fn) {\n");
+        for (unsigned i = 0; i < u->num_fns; i++)
+            if (u->fns[i].worker == WORKER_WARP)
+                sb_printf(sb, "    case GTAPGEN_FN_%s:\n", u->fns[i].name);
+        sb_append(sb, "        return 1;\n    default: return 0;\n    }\n}\n");
+        sb_append(sb, "GTAP_TASK_FN void gtapgen_dispatch_warp(gtap_worker *gtapgen_w, unsigned gtapgen_fn, "
+                      "gtap_task gtapgen_t)\n{\n    switch (gtapgen_fn) {\n");
+        for (unsigned i = 0; i < u->num_fns; i++)
+            if (u->fns[i].worker == WORKER_WARP)
+                sb_printf(sb, "    case GTAPGEN_FN_%s: gtapgen_%s(gtapgen_w, gtapgen_t); return;\n",
+                          u->fns[i].name, u->fns[i].name);
+        sb_append(sb, "    default: gtap_task_bad_state(gtapgen_w, gtapgen_t); return;\n    }\n}\n");
+    }
     sb_append(sb, "static const gtap_function_desc gtapgen_functions[] = {\n");
     int any_wait = 0;
     for (unsigned i = 0; i < u->num_fns; i++) {
         const taskfn *fn = &u->fns[i];
-        unsigned flags = (fn->migratable ? 1u : 0u) | (fn->num_waits ? 2u : 0u);
+        unsigned flags = (fn->migratable ? 1u : 0u) | (fn->num_waits ? 2u : 0u) |
+                         (fn->worker == WORKER_WARP ? 4u : 0u);
         any_wait |= fn->num_waits > 0;
         sb_printf(sb, "    {\"%s\", (uint32_t)sizeof(struct gtapgen_%s_data), (uint32_t)alignof(struct gtapgen_%s_data), ",
                   fn->name, fn->name, fn->name);
@@ -226,8 +252,9 @@ static void trailer(unit *u, strbuf *sb)
             sb_append(sb, "0u, ");
         else
             sb_printf(sb, "(uint32_t)sizeof(gtapgen_%s_ret), ", fn->name);
-        sb_printf(sb, "0x%xu /*%s%s*/, 0x%016llxull},\n", flags, fn->migratable ? " MIGRATABLE" : "",
-                  fn->num_waits ? " HAS_TASKWAIT" : "", (unsigned long long)fn->sig_hash);
+        sb_printf(sb, "0x%xu /*%s%s%s*/, 0x%016llxull},\n", flags, fn->migratable ? " MIGRATABLE" : "",
+                  fn->num_waits ? " HAS_TASKWAIT" : "", fn->worker == WORKER_WARP ? " WARP" : "",
+                  (unsigned long long)fn->sig_hash);
     }
     sb_append(sb, "};\n");
     sb_append(sb, "static constexpr uint32_t gtapgen_umax(uint32_t a, uint32_t b) { return a > b ? a : b; }\n");
@@ -259,6 +286,8 @@ static void trailer(unit *u, strbuf *sb)
         ph = fnv1a_u64(ph, u->fns[i].sig_hash);
         ph = fnv1a_u64(ph, u->fns[i].layout_hash);
         ph = fnv1a_u64(ph, (uint64_t)u->fns[i].migratable);
+        if (u->fns[i].worker == WORKER_WARP) /* only then: other programs keep their hashes */
+            ph = fnv1a(ph, "warp");
     }
     u->program_hash = ph;
     sb_printf(sb, "const gtap_program_desc gtapgen_program = {\n    GTAP_GEN_INTERFACE_VERSION, %uu,\n"
@@ -290,6 +319,8 @@ int emit_unit(unit *u, char **out_p)
     }
     strbuf sb = {0};
     sb_append(&sb, "#define GTAPGEN_TRANSLATED 1\n");
+    if (has_warp_functions(u))
+        sb_append(&sb, "#define GTAPGEN_HAS_WARP_FUNCTIONS 1\n");
     srcfile_line_directive(&sb, u->f, 1);
     char *body = edit_apply(u->f, 0, (unsigned)u->f->len, &u->edits);
     if (!body) {

@@ -74,7 +74,7 @@ static void assign_names(unit *u, taskfn *fn)
         }
         sb = (strbuf){0};
         if (l->is_ref)
-            sb_printf(&sb, "(*gtapgen_self->%s[GTAP_LANE])", l->field);
+            sb_printf(&sb, "(*gtapgen_self->%s[%s])", l->field, fn_lane_macro(fn));
         else if (conflict)
             sb_printf(&sb, "gtapgen_%u_%s", i, l->name);
         else
@@ -241,7 +241,7 @@ static void lower_spilled_decl(unit *u, taskfn *fn, int ds)
         strbuf pre = {0}, tname = {0};
         type_alias_name(&tname, fn, (unsigned)t->v[c].local);
         if (l->is_ref) {
-            sb_printf(&pre, "%sgtapgen_self->%s[GTAP_LANE] = &(", for_init && !first ? ", " : "", l->field);
+            sb_printf(&pre, "%sgtapgen_self->%s[%s] = &(", for_init && !first ? ", " : "", l->field, fn_lane_macro(fn));
         } else if (is_array) {
             if (for_init) {
                 diag_error(f, l->decl_off, "an array declared in a for-loop header cannot live across a taskwait");
@@ -432,6 +432,8 @@ static void lower_return(unit *u, taskfn *fn, int r)
     sb_printf(&sb, "%s; ", brace ? "" : ")");
     if (fn->worker == WORKER_BLOCK) /* gtap_gen.h, block mode: one call, from the result thread */
         sb_printf(&sb, "if (threadIdx.x == %d) ", fn->return_thread);
+    else if (fn->worker == WORKER_WARP) /* the same for a warp task: the result lane */
+        sb_printf(&sb, "if (GTAP_WARP_LANE == %d) ", fn->return_thread);
     sb_append(&sb, "gtap_task_return(gtapgen_w, gtapgen_t, &gtapgen_rv, (unsigned)sizeof gtapgen_rv); return; }");
     edit_add(&fn->edits, f, t->v[e].end, end, sb_str(&sb));
     sb_free(&sb);
@@ -461,12 +463,12 @@ static char *preamble(unit *u, taskfn *fn)
         const local *l = &fn->locals[i];
         if (l->is_param) {
             sb_printf(&sb, "    gtapgen_%s_T%u %s;\n", fn->name, i, l->field);
-            if (fn->worker == WORKER_BLOCK && l->assigned)
-                sb_printf(&sb, "    gtapgen_%s_T%u gtapgen_lp_%s[GTAP_LANES]; /* per-thread copy */\n",
-                          fn->name, i, l->field);
+            if (fn_is_cooperative(fn) && l->assigned)
+                sb_printf(&sb, "    gtapgen_%s_T%u gtapgen_lp_%s[%s]; /* per-thread copy */\n",
+                          fn->name, i, l->field, fn_lanes_macro(fn));
             nfields++;
         } else if (l->spill) {
-            sb_printf(&sb, "    gtapgen_%s_T%u %s[GTAP_LANES];\n", fn->name, i, l->field);
+            sb_printf(&sb, "    gtapgen_%s_T%u %s[%s];\n", fn->name, i, l->field, fn_lanes_macro(fn));
             nfields++;
         }
     }
@@ -503,20 +505,22 @@ static char *header(unit *u, taskfn *fn)
     for (unsigned i = 0; i < fn->num_locals; i++) {
         const local *l = &fn->locals[i];
         if (l->is_param) {
-            if (fn->worker == WORKER_BLOCK && l->assigned)
-                sb_printf(&sb, "auto &%s = gtapgen_self->gtapgen_lp_%s[GTAP_LANE]; (void)%s; ", l->alias,
-                          l->field, l->alias);
+            if (fn_is_cooperative(fn) && l->assigned)
+                sb_printf(&sb, "auto &%s = gtapgen_self->gtapgen_lp_%s[%s]; (void)%s; ", l->alias,
+                          l->field, fn_lane_macro(fn), l->alias);
             else
                 sb_printf(&sb, "auto &%s = gtapgen_self->%s; (void)%s; ", l->alias, l->field, l->alias);
         } else if (l->spill && !l->is_ref) {
-            sb_printf(&sb, "auto &%s = gtapgen_self->%s[GTAP_LANE]; (void)%s; ", l->alias, l->field, l->alias);
+            sb_printf(&sb, "auto &%s = gtapgen_self->%s[%s]; (void)%s; ", l->alias, l->field, fn_lane_macro(fn),
+                      l->alias);
         }
     }
     sb_append(&sb, "switch (gtap_task_state(gtapgen_w, gtapgen_t)) { case 0: ");
     for (unsigned i = 0; i < fn->num_locals; i++) {
         const local *l = &fn->locals[i];
-        if (l->is_param && fn->worker == WORKER_BLOCK && l->assigned)
-            sb_printf(&sb, "gtapgen_self->gtapgen_lp_%s[GTAP_LANE] = gtapgen_self->%s; ", l->field, l->field);
+        if (l->is_param && fn_is_cooperative(fn) && l->assigned)
+            sb_printf(&sb, "gtapgen_self->gtapgen_lp_%s[%s] = gtapgen_self->%s; ", l->field, fn_lane_macro(fn),
+                      l->field);
     }
     sb_append(&sb, "break; ");
     for (unsigned k = 1; k <= fn->num_waits; k++)
@@ -575,8 +579,8 @@ static void lower_taskfn(unit *u, taskfn *fn)
     for (unsigned w = 0; w < fn->num_waits; w++) {
         char *q = queue_text(fn, fn->waits[w]);
         strbuf sb = {0};
-        sb_printf(&sb, "if (gtap_task_join(gtapgen_w, gtapgen_t, %u, (int)(%s))) return; gtapgen_resume_%u:;",
-                  w + 1, q, w + 1);
+        sb_printf(&sb, "if (%s(gtapgen_w, gtapgen_t, %u, (int)(%s))) return; gtapgen_resume_%u:;",
+                  fn->worker == WORKER_WARP ? "gtap_warp_task_join" : "gtap_task_join", w + 1, q, w + 1);
         edit_add(&fn->edits, f, fn->waits[w]->begin, fn->waits[w]->end, sb_str(&sb));
         sb_free(&sb);
         free(q);

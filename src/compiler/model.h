@@ -112,7 +112,7 @@ typedef struct taskfn {
     spawn *spawns;
     unsigned num_spawns;
     int has_goto;
-    int worker;                    /* WORKER_THREAD / WORKER_BLOCK */
+    int worker;                    /* WORKER_THREAD / WORKER_BLOCK / WORKER_WARP */
     int return_thread;
     long long data_size, data_align; /* computed layout, -1 when unknown */
     int migratable;
@@ -153,6 +153,23 @@ typedef struct unit {
     long long lanes;               /* GTAP_LANES: 1, or GTAP_BLOCK_SIZE in block mode */
     uint64_t program_hash;
 } unit;
+
+/* Task functions that several threads run together: block-level ones and warp task functions.
+ * Every thread that reaches a spawn spawns its own child, taskwait is collective, locals have
+ * a copy per thread, assigned parameters too, and the result is the result thread's. */
+static inline int fn_is_cooperative(const taskfn *fn)
+{
+    return fn->worker == WORKER_BLOCK || fn->worker == WORKER_WARP;
+}
+/* The generated code's names for the copies of a local and the executing thread's copy. */
+static inline const char *fn_lanes_macro(const taskfn *fn)
+{
+    return fn->worker == WORKER_WARP ? "GTAP_WARP_LANES" : "GTAP_LANES";
+}
+static inline const char *fn_lane_macro(const taskfn *fn)
+{
+    return fn->worker == WORKER_WARP ? "GTAP_WARP_LANE" : "GTAP_LANE";
+}
 
 /* Finds task functions, attaches directives, decides spills and checks every restriction.
  * Returns the number of errors reported. */

@@ -259,12 +259,25 @@ static void parse_directive(const srcfile *f, const logline *ll, unsigned eol, d
         }
         int known = task_only ? 1
                     : (d.kind == DIR_TASK || d.kind == DIR_TASKWAIT) ? !strcmp(clause, "queue")
-                    : d.kind == DIR_FUNCTION ? !strcmp(clause, "worker_size") || !strcmp(clause, "return_thread")
+                    : d.kind == DIR_FUNCTION ? !strcmp(clause, "worker_size") || !strcmp(clause, "return_thread") ||
+                                                   !strcmp(clause, "warp")
                     : 0;
         if (!known) {
             diag_error(f, coff, "unknown clause '%s' on '#pragma gtap %s'", clause, dir_kind_name(d.kind));
             free(clause);
             goto fail;
+        }
+        if (!strcmp(clause, "warp")) { /* a bare word: the same as worker_size(warp) */
+            if (d.worker_size) {
+                diag_error(f, coff, "'warp' and worker_size(...) both give the function's worker size; "
+                           "keep one");
+                free(clause);
+                goto fail;
+            }
+            d.worker_size = WORKER_WARP;
+            free(clause);
+            p = skip_ws(ll, e);
+            continue;
         }
         unsigned q = parse_paren(f, ll, skip_ws(ll, e), eol, clause, &arg, &arg_pos);
         if (!q) {
@@ -300,12 +313,20 @@ static void parse_directive(const srcfile *f, const logline *ll, unsigned eol, d
             else
                 d.final_off = coff;
         } else if (!strcmp(clause, "worker_size")) {
+            if (d.worker_size) {
+                diag_error(f, coff, "duplicate worker size ('warp' or worker_size(...))");
+                free(arg);
+                free(clause);
+                goto fail;
+            }
             if (!strcmp(arg, "thread"))
                 d.worker_size = WORKER_THREAD;
             else if (!strcmp(arg, "block"))
                 d.worker_size = WORKER_BLOCK;
+            else if (!strcmp(arg, "warp"))
+                d.worker_size = WORKER_WARP;
             else {
-                diag_error(f, coff, "worker_size must be 'thread' or 'block', not '%s'", arg);
+                diag_error(f, coff, "worker_size must be 'thread', 'warp' or 'block', not '%s'", arg);
                 free(arg);
                 free(clause);
                 goto fail;

@@ -11,7 +11,8 @@
 
 typedef enum dir_kind { DIR_FUNCTION = 1, DIR_TASK, DIR_TASKWAIT, DIR_ENTRY } dir_kind;
 
-enum { WORKER_UNSET = 0, WORKER_THREAD = 1, WORKER_BLOCK = 2 };
+/* WORKER_WARP: a warp task function of a thread-level program (`#pragma gtap function warp`). */
+enum { WORKER_UNSET = 0, WORKER_THREAD = 1, WORKER_BLOCK = 2, WORKER_WARP = 3 };
 
 typedef struct directive {
     dir_kind kind;

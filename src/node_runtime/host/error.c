@@ -79,9 +79,15 @@ void gtap_host_report_error(void)
                 "GTAP_ASSUME_NO_TASKWAIT (-fgtap-no-taskwait); remove that option.\n", fn_name(fn));
         break;
     case GTAP_ERR_DIVERGENT_JOIN:
-        fprintf(stderr, "gtap: error: in %s a taskwait was not reached by every thread of block %d "
-                "(%lld of %lld threads); block-level taskwait must be reached by the whole block.\n",
-                fn_name(fn), worker, v, lim);
+        if (c->mode == GTAP_MODE_THREAD) /* a warp task function (docs/design.md W3) */
+            fprintf(stderr, "gtap: error: in warp task %s a taskwait was not reached by every lane of warp %d "
+                    "(%lld of %lld lanes); a warp task's taskwait must be reached by all 32 lanes together "
+                    "(not under a lane-dependent branch, and not after some lanes returned).\n",
+                    fn_name(fn), worker, v, lim);
+        else
+            fprintf(stderr, "gtap: error: in %s a taskwait was not reached by every thread of block %d "
+                    "(%lld of %lld threads); block-level taskwait must be reached by the whole block.\n",
+                    fn_name(fn), worker, v, lim);
         break;
     case GTAP_ERR_BLOCK_SIZE:
         fprintf(stderr, "gtap: error: the task kernel was launched with %lld threads per block, and the "

@@ -1,8 +1,10 @@
-/* gtap_host_warp.h (host target) - CUDA's warp collectives for block-level programs: the
- * lanes of a simulated block's warp (threads 32w .. 32w+31, gtap_host_block.h) exchange
- * values through a warp barrier. Included by the host target's gtap_block.cuh only: the
- * thread-level host target runs one task at a time and has no warp whose lanes a task could
- * exchange values with (its gtap_thread.cuh declares these deleted).
+/* gtap_host_warp.h (host target) - CUDA's warp collectives for block-level programs and warp
+ * task functions: the lanes of a simulated block's warp (threads 32w .. 32w+31,
+ * gtap_host_block.h; a warp task runs on a block of 32) exchange values through a warp
+ * barrier. Included by the host target's gtap_block.cuh, and by its gtap_thread.cuh in
+ * programs with warp task functions: otherwise a thread-level task runs alone, one at a time,
+ * with no warp whose lanes it could exchange values with (gtap_thread.cuh declares these
+ * deleted).
  *
  * Supported: __shfl_sync, __shfl_up_sync, __shfl_down_sync, __shfl_xor_sync (any trivially
  * copyable type of at most 8 bytes, width a power of two up to 32), __ballot_sync,

@@ -33,10 +33,22 @@ static inline cudaError_t gtap_initialize(const gtap_thread_config &c, size_t *d
     return e;
 }
 
+/* The lane of the calling thread in its warp: in a warp task, the simulated warp's lane
+ * (gtap_refexec.h); elsewhere 0. */
+static inline unsigned gtap_warp_lane(void)
+{
+    return threadIdx.x & 31u;
+}
+
+#if defined(GTAPGEN_HAS_WARP_FUNCTIONS)
+/* Warp task functions run on a simulated warp, where the collectives exchange values between
+ * its lanes (gtap_host_warp.h); in thread-level tasks they see a warp of one lane. */
+#include "gtap_host_warp.h"
+#else
 /* Warp collectives exchange values between the lanes of a warp. On the host a thread-level
  * task runs alone, one task at a time: there is no warp whose lanes hold other tasks, so a
- * thread-level program that uses them does not compile for the host target (block-level
- * programs get them: gtap_host_warp.h). */
+ * thread-level program without warp task functions that uses them does not compile for the
+ * host target (block-level programs and warp task functions get them: gtap_host_warp.h). */
 template <class... A> void __shfl_sync(A...) = delete;
 template <class... A> void __shfl_up_sync(A...) = delete;
 template <class... A> void __shfl_down_sync(A...) = delete;
@@ -50,5 +62,6 @@ template <class... A> void __reduce_max_sync(A...) = delete;
 template <class... A> void __match_any_sync(A...) = delete;
 template <class... A> void __match_all_sync(A...) = delete;
 template <class... A> void __activemask(A...) = delete;
+#endif
 
 #endif /* GTAP_HOST_THREAD_CUH */

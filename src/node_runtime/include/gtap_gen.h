@@ -61,6 +61,17 @@
  *   R5 State 0 is the first entry. Resumption states are 1, 2, ... in the order the compiler
  *      numbers taskwaits; at most GTAP_MAX_RESUME_STATES.
  *
+ * Warp task functions (`#pragma gtap function warp`, thread-level programs only; docs/compiler.md
+ * "Warp task functions", docs/design.md W1-W5): the whole warp executes the state machine, as
+ * a block does in block mode below, with GTAP_WARP_LANES / GTAP_WARP_LANE in place of
+ * GTAP_LANES / GTAP_LANE, gtap_warp_task_join in place of gtap_task_join and the result lane
+ * tested with GTAP_WARP_LANE. A translation unit that defines one starts with
+ *   #define GTAPGEN_HAS_WARP_FUNCTIONS 1      (right after GTAPGEN_TRANSLATED)
+ * and defines, after the dispatcher,
+ *   GTAP_TASK_FN int gtapgen_fn_is_warp(unsigned fn);      nonzero for warp functions
+ *   GTAP_TASK_FN void gtapgen_dispatch_warp(gtap_worker *w, unsigned fn, gtap_task t);
+ *                                             gtapgen_dispatch restricted to warp functions
+ *
  * Block mode (gtap_block.cuh): the whole thread block executes the state machine. Every
  * thread that reaches a spawn spawns its own child; gtap_task_join and the final return are
  * collective (all threads reach them); the task's result is the return value of its result
@@ -141,6 +152,7 @@ typedef struct gtap_worker gtap_worker;
 /* gtap_function_desc.flags */
 #define GTAP_FN_MIGRATABLE 0x1u  /* task data holds no pointers: may move to another GPU */
 #define GTAP_FN_HAS_TASKWAIT 0x2u /* the function contains at least one taskwait */
+#define GTAP_FN_WARP 0x4u         /* a warp task function: the whole warp runs each segment */
 
 typedef struct gtap_function_desc {
     const char *name;       /* source name of the task function */
@@ -176,6 +188,10 @@ extern const gtap_program_desc gtapgen_program; /* defined by the generated code
  * the task (one thread in thread mode, the whole block in block mode). */
 #if defined(__CUDACC__) || defined(GTAP_TARGET_HOST)
 GTAP_TASK_FN void gtapgen_dispatch(gtap_worker *w, unsigned fn, gtap_task t);
+#if defined(GTAPGEN_HAS_WARP_FUNCTIONS)
+GTAP_TASK_FN int gtapgen_fn_is_warp(unsigned fn);
+GTAP_TASK_FN void gtapgen_dispatch_warp(gtap_worker *w, unsigned fn, gtap_task t);
+#endif
 #endif
 
 /* ---- Provided by the runtime, called by the generated code. ------------------------- *
@@ -211,6 +227,11 @@ int gtap_task_join(gtap_worker *w, gtap_task t, int resume_state, int queue);
  * function's result thread calls it (the generated code tests threadIdx.x). */
 void gtap_task_return(gtap_worker *w, gtap_task t, const void *value, unsigned size);
 
+/* taskwait in a warp task function: gtap_task_join's contract, collective over the 32 lanes
+ * of the warp (all of them reach it together; it counts every lane's spawns and returns the
+ * same answer on every lane). A taskwait that not every lane reaches fails the run. */
+int gtap_warp_task_join(gtap_worker *w, gtap_task t, int resume_state, int queue);
+
 /* Reports a resumption state the state machine does not know (a runtime or compiler bug) and
  * aborts the run. */
 void gtap_task_bad_state(gtap_worker *w, gtap_task t);
@@ -228,6 +249,9 @@ const void *gtap_entry_result(void);
  * data and accessed as self->v[GTAP_LANE]. */
 #define GTAP_LANES ...
 #define GTAP_LANE ...
+/* The same in warp task functions: 32 copies, indexed by the lane in the warp. */
+#define GTAP_WARP_LANES 32
+#define GTAP_WARP_LANE ...
 
 #endif /* documentation */
 

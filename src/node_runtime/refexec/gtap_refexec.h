@@ -17,6 +17,9 @@
  * queue(...) is ignored (EPAQ is thread-level).
  * A barrier that not every thread reaches fails the run, naming the task.
  *
+ * Warp task functions of thread-level programs (GTAPGEN_HAS_WARP_FUNCTIONS) run each segment
+ * the same way on a simulated warp of 32 threads; their spawns keep their queue(...).
+ *
  * Header-only, C and C++ (block mode: C++). Define GTAP_TARGET_HOST before including
  * gtap_gen.h.
  *
@@ -404,14 +407,13 @@ GTAP_API void *gtap_task_spawn(gtap_worker *w, gtap_task parent, unsigned fn, un
     return gtap_rx_data(rx, id);
 }
 
-GTAP_API int gtap_task_join(gtap_worker *w, gtap_task t, int resume_state, int queue)
+/* taskwait; collective: a segment that several simulated threads run together (block mode,
+ * warp tasks), whose join is a barrier of all of them. */
+static int gtap_rx_join(gtap_worker *w, gtap_task t, int resume_state, int queue, int collective)
 {
     gtap_rx *rx = w->rx;
     gtap_rx_header *h = gtap_rx_hdr(rx, t);
     uint64_t spawned = rx->seg_spawned;
-#if defined(GTAP_WORKER_IS_BLOCK)
-    queue = 0; /* ignored in block mode, as at the spawn */
-#endif
     if (rx->no_taskwait) {
         gtap_rx_fail(rx, "taskwait executed in %s, but the program was built with "
                      "GTAP_ASSUME_NO_TASKWAIT", gtapgen_program.functions[h->fn].name);
@@ -428,16 +430,16 @@ GTAP_API int gtap_task_join(gtap_worker *w, gtap_task t, int resume_state, int q
                      gtapgen_program.functions[h->fn].name);
         return 1;
     }
-#if defined(GTAP_WORKER_IS_BLOCK)
-    /* Collective (gtap_gen.h, block mode): a barrier of the whole block, so every thread's
-     * spawns of this segment are counted before any thread reads the count, and every thread
-     * gets the same answer. */
-    spawned = gtap_hb_join_barrier(spawned);
-    if (spawned == 0)
-        return 0; /* R3 */
-    if (threadIdx.x != 0)
-        return 1; /* thread 0 arms the join for the block */
-#endif
+    if (collective) {
+        /* gtap_gen.h, block mode and warp tasks: a barrier of the whole block or warp, so every
+         * thread's spawns of this segment are counted before any thread reads the count, and
+         * every thread gets the same answer. */
+        spawned = gtap_hb_join_barrier(spawned);
+        if (spawned == 0)
+            return 0; /* R3 */
+        if (threadIdx.x != 0)
+            return 1; /* thread 0 arms the join for the others */
+    }
     if (spawned == 0)
         return 0; /* R3: nothing to wait for, continue in this segment */
     h->state = (uint16_t)resume_state;
@@ -446,6 +448,22 @@ GTAP_API int gtap_task_join(gtap_worker *w, gtap_task t, int resume_state, int q
     rx->seg_suspended = 1;
     return 1;
 }
+
+GTAP_API int gtap_task_join(gtap_worker *w, gtap_task t, int resume_state, int queue)
+{
+#if defined(GTAP_WORKER_IS_BLOCK)
+    return gtap_rx_join(w, t, resume_state, 0, 1); /* queue(...) is ignored in block mode, as at the spawn */
+#else
+    return gtap_rx_join(w, t, resume_state, queue, 0);
+#endif
+}
+
+#if defined(GTAPGEN_HAS_WARP_FUNCTIONS)
+GTAP_API int gtap_warp_task_join(gtap_worker *w, gtap_task t, int resume_state, int queue)
+{
+    return gtap_rx_join(w, t, resume_state, queue, 1);
+}
+#endif
 
 GTAP_API void gtap_task_return(gtap_worker *w, gtap_task t, const void *value, unsigned size)
 {
@@ -517,6 +535,35 @@ static void gtap_rx_run_segment(gtap_rx *rx, gtap_worker *w, unsigned fn, uint32
     if (gtap_hb_run(gtap_rx_block_sim_threads, gtap_rx_block_thread, &j) != 0)
         gtap_rx_fail(rx, "block-level task %s: %s",
                      fn < gtapgen_program.num_functions ? gtapgen_program.functions[fn].name : "?",
+                     gtap_hb_sim.message);
+}
+#define GTAP_RX_RUN_SEGMENT(rx, w, fn, id) gtap_rx_run_segment((rx), (w), (fn), (id))
+#elif defined(GTAPGEN_HAS_WARP_FUNCTIONS)
+/* A warp task of a thread-level program: one segment on a simulated warp, a block of 32
+ * threads (gtap_host_block.h), with the semantics of block mode (gtap_gen.h); thread-level
+ * tasks run as they are. */
+typedef struct gtap_rx_warp_job {
+    gtap_worker *w;
+    unsigned fn;
+    uint32_t id;
+} gtap_rx_warp_job;
+
+static void gtap_rx_warp_lane(void *ctx, uint32_t lane)
+{
+    const gtap_rx_warp_job *j = (const gtap_rx_warp_job *)ctx;
+    (void)lane; /* the code reads it as GTAP_WARP_LANE, from threadIdx.x */
+    gtapgen_dispatch_warp(j->w, j->fn, j->id);
+}
+
+static void gtap_rx_run_segment(gtap_rx *rx, gtap_worker *w, unsigned fn, uint32_t id)
+{
+    if (!gtapgen_fn_is_warp(fn)) {
+        gtapgen_dispatch(w, fn, id);
+        return;
+    }
+    gtap_rx_warp_job j = {w, fn, id};
+    if (gtap_hb_run(32, gtap_rx_warp_lane, &j) != 0)
+        gtap_rx_fail(rx, "warp task %s: %s", fn < gtapgen_program.num_functions ? gtapgen_program.functions[fn].name : "?",
                      gtap_hb_sim.message);
 }
 #define GTAP_RX_RUN_SEGMENT(rx, w, fn, id) gtap_rx_run_segment((rx), (w), (fn), (id))
@@ -608,6 +655,9 @@ GTAP_API const void *gtap_entry_result(void)
 #else
 #define GTAP_LANES 1
 #define GTAP_LANE 0
+/* Warp task functions: the simulated warp's lane (gtap_rx_run_segment). */
+#define GTAP_WARP_LANES 32
+#define GTAP_WARP_LANE (threadIdx.x & 31u)
 #endif
 
 #endif /* GTAP_REFEXEC_H */

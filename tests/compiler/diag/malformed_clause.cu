@@ -11,7 +11,7 @@ __device__ int f(int n) {
     #pragma gtap taskwait queue(1
     return a + b;
 }
-#pragma gtap function worker_size(warp)
+#pragma gtap function worker_size(lane)
 __device__ void g() {}
 
 // Expected diagnostics (checked by check_diag.cmake):
@@ -19,6 +19,6 @@ __device__ void g() {}
 // EXPECT: malformed_clause.cu:8:29: error: expected an expression in 'queue(...)'
 // EXPECT: malformed_clause.cu:10:27: error: unknown clause 'priority' on '#pragma gtap taskwait'
 // EXPECT: malformed_clause.cu:11:32: error: expected ')' to close 'queue('
-// EXPECT: malformed_clause.cu:14:23: error: worker_size must be 'thread' or 'block', not 'warp'
+// EXPECT: malformed_clause.cu:14:23: error: worker_size must be 'thread', 'warp' or 'block', not 'lane'
 // EXPECT: malformed_clause.cu:7:9: error: task function 'f' is called without '#pragma gtap task' (or 
 // EXPECT: malformed_clause.cu:9:9: error: task function 'f' is called without '#pragma gtap task' (or 

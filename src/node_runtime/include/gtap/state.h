@@ -119,7 +119,7 @@ enum gtap_error_code {
     GTAP_ERR_BAD_STATE = 6,        /* value = state, limit = the task's record id */
     GTAP_ERR_LAUNCH_MISMATCH = 7,  /* value = launched workers, limit = sized workers */
     GTAP_ERR_TASKWAIT_NO_JOIN = 8, /* taskwait in a GTAP_ASSUME_NO_TASKWAIT build */
-    GTAP_ERR_DIVERGENT_JOIN = 9,   /* block mode: taskwait not reached by every thread */
+    GTAP_ERR_DIVERGENT_JOIN = 9,   /* block mode or a warp task: taskwait not reached by every thread */
     GTAP_ERR_BAD_FUNCTION = 10,    /* value = function id */
     GTAP_ERR_NOT_INITIALIZED = 11, /* entry reached without a runtime */
     GTAP_ERR_BLOCK_SIZE = 12,      /* value = launch block size, limit = GTAP_BLOCK_SIZE */

@@ -33,6 +33,7 @@
 #include "gtap/deque_ws.cuh"
 #endif
 #include "gtap/worker_thread_steps.cuh"
+#include "gtap/worker_thread_warp.cuh"
 
 #define GTAP_LANES 1
 #define GTAP_LANE 0
@@ -218,12 +219,15 @@ static __device__ __noinline__ void gtap_thread_scheduler(void)
         const int32_t mag_before = gtap_thread_begin_iteration(sh, w, lane);
         GTAP_PROFILE_BEGIN(lane == 0);
 
-        /* Step 3: run one segment per lane; with SP2, a lane completes its task at once. */
+        /* Step 3: run one segment per lane; with SP2, a lane completes its task at once. A warp
+         * task runs on the whole warp after the others (W1; a no-op without warp functions),
+         * and an iteration that runs one publishes nothing early. */
         gtap_worker wk = {ts, w, 0, 0, 0, 0};
         uint32_t f1 = GTAP_NO_TASK, f2 = GTAP_NO_TASK;
         const uint32_t timing = pol->spread.timing; /* read before SP3 rewrites it in step 5 */
-        const uint32_t early = gtap_early_on(&pol->early, ntask);
-        if (lane < ntask) {
+        const uint32_t warp_runner = gtap_thread_warp_select(sh, &wk, w, lane, ntask, cur, my_task);
+        const uint32_t early = warp_runner == GTAP_NO_WARP_RUNNER ? gtap_early_on(&pol->early, ntask) : 0;
+        if (lane < ntask && !gtap_thread_holds_warp_task(&wk, lane, ntask)) {
             wk.fn_state = gtap_header(my_task)->fn_state;
             GTAP_DEBUG_CHECK_RUNNABLE(my_task, wk.fn_state, w, lane); /* J6, P6 */
             gtapgen_dispatch(&wk, wk.fn_state & 0xffffu, my_task);
@@ -233,6 +237,7 @@ static __device__ __noinline__ void gtap_thread_scheduler(void)
                 gtap_early_finish(&pol->early, sh, w, lane, ntask, wk.pushed);
             }
         }
+        gtap_thread_run_warp_task(ts, &wk, w, lane, warp_runner, my_task);
         __syncwarp(); /* every segment returned: children may now be completed or kept */
 
         /* Step 4: completion (J3, J4); records released. */

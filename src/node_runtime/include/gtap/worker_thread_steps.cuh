@@ -340,6 +340,12 @@ GTAP_DEV void gtap_thread_publish_spawned(gtap_warp_sh *sh, uint32_t w, uint32_t
     gtap_thread_drop_spawned(sh, lane);
 }
 
+#if defined(GTAPGEN_HAS_WARP_FUNCTIONS)
+/* W2: at most one warp task stays with the warp (worker_thread_warp.cuh). */
+GTAP_DEV uint32_t gtap_thread_warp_keep(gtap_warp_sh *sh, uint32_t w, uint32_t lane, uint32_t qk, uint32_t nk,
+                                        uint32_t keep);
+#endif
+
 /* Step 5: keeps up to 32 new tasks as the next batch (none when SP3 spreads, or when SP1's
  * batch of resumed tasks is next) and publishes the rest. `early`: the oldest entries of
  * queue 0 (the only queue then) that SP2 published in step 3; they cannot be kept. */
@@ -391,6 +397,9 @@ GTAP_DEV uint32_t gtap_thread_publish(gtap_thread_sh *ts, uint32_t w, uint32_t l
 #if defined(GTAP_STRESS)
     if (keep > 1)
         keep = 1; /* publish nearly everything: thieves and own pops see every path */
+#endif
+#if defined(GTAPGEN_HAS_WARP_FUNCTIONS)
+    keep = gtap_thread_warp_keep(sh, w, lane, qk, nk, keep);
 #endif
     if (total - early > keep)
         gtap_fence_acq_rel(); /* release this iteration's records and entries (every lane) */
