@@ -3,11 +3,13 @@
 #
 # Measures the README's headline workloads (the list is WORKLOADS in bench/readme_headline.py:
 # fib 2 / 30 / 40, N-Queens 12 / 14 / 16, mergesort 10^7, cilksort 10^8, the binary tree D=20 /
-# 22 thread- and block-level, the B-ary tree D=32) with the applications of BUILD_DIR (a build
+# 22 thread- and block-level, the B-ary tree D=32, mergesort and cilksort with merges on the warp,
+# the first launch's extra time) with the applications of BUILD_DIR (a build
 # folder holding apps/...; nothing is built), one process per workload, 1 warm-up and N timed
 # launches (default 11), and writes
 #   OUT_DIR/headline.csv   workload,size,impl,median_ms,paper_ms,commit,date,gpu
-#                          (median_ms: the app's median kernel time, CUDA events)
+#                          (median_ms: the app's median kernel time, CUDA events; first-launch:
+#                          launch 1 - launch 2 of one process, median over N processes)
 #   OUT_DIR/headline.log   every command and its whole output
 # --only fib:40,nqueens   only those rows (a workload alone = all its sizes)
 # --into CSV              also merge the rows into CSV (rows of the same workload, size and impl
@@ -56,6 +58,32 @@ selected() { # workload size -> 0 when --only selects it
 fail=0
 while IFS=$'\t' read -r workload size impl paper cmd; do
     selected "$workload" "$size" || continue
+    if [ "$workload" = first-launch ]; then
+        # launch 1 - launch 2 of one process (app_gtap_run's --verbose lines), in $repeat processes
+        diffs=""
+        for p in $(seq 1 "$repeat"); do
+            echo "== $workload $size, process $p: $cmd" >> "$log"
+            (cd "$build" && ./$cmd) > "$out/run.out" 2>&1
+            rc=$?
+            cat "$out/run.out" >> "$log"
+            d=$(awk '/^run 0 kernel_ms/ {a = $4} /^run 1 kernel_ms/ {b = $4} END {if (a != "" && b != "") printf "%.4f", a - b}' "$out/run.out")
+            if [ $rc -ne 0 ] || [ -z "$d" ]; then
+                diffs=""
+                break
+            fi
+            diffs="$diffs $d"
+        done
+        if [ -z "$diffs" ]; then
+            echo "headline.sh: $workload $size failed; see $log" >&2
+            fail=1
+            continue
+        fi
+        median=$(printf '%s\n' $diffs | sort -g | awk '{v[NR] = $1} END {print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2}')
+        echo "first launch - second launch (ms):$diffs" >> "$log"
+        printf '%s,%s,%s,%s,%s\n' "$workload" "$size" "$impl" "$median" "$paper" >> "$rows"
+        printf "%-18s %10s %10.3f ms  (launch 1 - launch 2, median of %d processes)\n" "$workload" "$size" "$median" "$repeat"
+        continue
+    fi
     echo "== $workload $size: $cmd --csv" >> "$log"
     (cd "$build" && ./$cmd --csv) > "$out/run.out" 2>&1
     rc=$?

@@ -48,14 +48,27 @@ WORKLOADS = [
      "binary tree (256 loads + 256 FMAs per node), block-level", 74.932, None),
     ("bary_tree", 32, "gtap-thread", "apps/tree/bary_tree", "--mem 256 --compute 256",
      "pruned B-ary tree (B=3; 256 + 256 per node), thread-level", 62.489, None),
+    ("mergesort-warp", 10000000, "gtap-thread", "apps/mergesort/mergesort_warp", "--cutoff 128",
+     "mergesort, merges on the warp (warp task functions)", None, None),
+    ("cilksort-warp", 100000000, "gtap-thread", "apps/cilksort/cilksort_warp", "--cut-sort 64 --cut-merge 256",
+     "cilksort, merges on the warp (warp task functions)", None, None),
+    # FIRST_LAUNCH: launch 1 minus launch 2 of one process, median over `repeat` processes
+    ("first-launch", "fib30", "gtap-thread", "apps/fib/fib", "--n 30",
+     "first launch of a process minus its second, fib(30)", None, None),
 ]
+FIRST_LAUNCH = "first-launch"
 
 
 def command(w, build="build", repeat=REPEAT):
-    """The exact command line of workload w, run from the repository root."""
+    """The exact command line of workload w, run from the repository root (for FIRST_LAUNCH: of
+    one of its processes)."""
     _, size, _, prog, extra, _, _, _ = w
+    if w[0] == FIRST_LAUNCH:
+        return "%s/%s %s --warmup 0 --repeat 2 --verbose" % (build, prog, extra)
     args = "--n %d %s --warmup 1 --repeat %d" % (size, extra, repeat)
     return "%s/%s %s" % (build, prog, " ".join(args.split()))
+
+
 
 
 def read_rows(path):
@@ -68,8 +81,10 @@ def read_rows(path):
 
 def fmt_size(workload, size):
     """The size as the paper writes it: n=40, 10^7 keys, D=22."""
+    if not size.isdigit():
+        return size
     n = int(size)
-    if workload in ("mergesort", "cilksort"):
+    if workload.split("-")[0] in ("mergesort", "cilksort"):
         e = len(size) - 1
         return "10^%d keys" % e if n == 10 ** e else "%d keys" % n
     if "tree" in workload:

@@ -632,6 +632,9 @@ static void analyze_entry(actx *a, fn_def *def, directive *d)
     e.stmt_end = end;
     e.callee = callee;
     e.kernel_name_off = entry_kernel_name_offset(a, def);
+    if (clang_getCursorKind(def->cur) == CXCursor_FunctionDecl && gtapcc_has_attr(def->cur, CXCursor_CUDAGlobalAttr) &&
+        clang_getCursorKind(clang_getCursorSemanticParent(def->cur)) == CXCursor_TranslationUnit)
+        e.kernel_ref = cursor_spelling(def->cur);
     if ((cf.dst >= 0 || cf.decl_var >= 0) && callee->is_void) {
         diag_error(u->f, t->v[s].begin, "task function '%s' returns void; its result cannot be assigned",
                    callee->name);

@@ -296,6 +296,24 @@ static void trailer(unit *u, strbuf *sb)
               (unsigned long long)ph);
     for (int k = 0; k < 3; k++)
         sb_free(&m[k]);
+    /* the entry kernels, so that gtap_initialize does what their first launch would do lazily
+     * (gtap/host.h, gtap_host_register_entry_kernel) */
+    int any_kernel = 0;
+    for (unsigned i = 0; i < u->num_entries; i++) {
+        const entry_site *e = &u->entries[i];
+        int seen = 0;
+        for (unsigned k = 0; k < i; k++)
+            seen |= u->entries[k].kernel_ref && e->kernel_ref && !strcmp(u->entries[k].kernel_ref, e->kernel_ref);
+        if (!e->kernel_ref || seen)
+            continue;
+        if (!any_kernel)
+            sb_append(sb, "#if !defined(GTAP_TARGET_HOST)\n"
+                          "static const int gtapgen_entry_kernels __attribute__((unused)) = 0");
+        any_kernel = 1;
+        sb_printf(sb, "\n    + gtap_host_register_entry_kernel((const void *)%s)", e->kernel_ref);
+    }
+    if (any_kernel)
+        sb_append(sb, ";\n#endif\n");
 }
 
 int emit_unit(unit *u, char **out_p)
@@ -383,6 +401,7 @@ void unit_free(unit *u)
         free(e->args);
         free(e->dst_text);
         free(e->decl_prefix);
+        free(e->kernel_ref);
         free(e->text);
     }
     free(u->entries);

@@ -135,6 +135,8 @@ typedef struct entry_site {
     char **args;
     unsigned num_args;
     long kernel_name_off;          /* where GTAP_ENTRY_KERNEL goes (the kernel's name), or -1 */
+    char *kernel_ref;              /* the kernel's name when the end of the file can name it (a
+                                    * __global__ function at file scope, not a template), else NULL */
 } entry_site;
 
 typedef struct unit {

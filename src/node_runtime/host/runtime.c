@@ -334,6 +334,25 @@ const gtap_config_t *gtap_host_config(void)
     return &gtap_rt.cfg;
 }
 
+static const void *gtap_entry_kernel_list[GTAP_HOST_MAX_ENTRY_KERNELS];
+static int gtap_entry_kernel_count;
+
+int gtap_host_register_entry_kernel(const void *kernel)
+{
+    for (int i = 0; i < gtap_entry_kernel_count; i++)
+        if (gtap_entry_kernel_list[i] == kernel)
+            return 1;
+    if (gtap_entry_kernel_count < GTAP_HOST_MAX_ENTRY_KERNELS) /* beyond: prepared at first launch */
+        gtap_entry_kernel_list[gtap_entry_kernel_count++] = kernel;
+    return 1;
+}
+
+int gtap_host_entry_kernels(const void *const **kernels)
+{
+    *kernels = gtap_entry_kernel_list;
+    return gtap_entry_kernel_count;
+}
+
 long long gtap_host_env_ll(const char *name, long long dflt)
 {
     const char *v = getenv(name);

@@ -72,3 +72,9 @@ const gtap_program_desc gtapgen_program = {
     gtapgen_umax(1u, (uint32_t)alignof(struct gtapgen_fib_data)),
     gtapgen_umax(0u, (uint32_t)sizeof(gtapgen_fib_ret)),
     1u, 0x29e3570c980c9e98ull, gtapgen_functions};
+#if !defined(GTAP_TARGET_HOST)
+static const int gtapgen_entry_kernels __attribute__((unused)) = 0
+    + gtap_host_register_entry_kernel((const void *)exec_kernel)
+    + gtap_host_register_entry_kernel((const void *)twice_kernel)
+    + gtap_host_register_entry_kernel((const void *)bounded_kernel);
+#endif

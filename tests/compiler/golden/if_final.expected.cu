@@ -181,3 +181,7 @@ const gtap_program_desc gtapgen_program = {
     gtapgen_umax(gtapgen_umax(gtapgen_umax(gtapgen_umax(1u, (uint32_t)alignof(struct gtapgen_fib_data)), (uint32_t)alignof(struct gtapgen_walk_data)), (uint32_t)alignof(struct gtapgen_visit_data)), (uint32_t)alignof(struct gtapgen_count_data)),
     gtapgen_umax(gtapgen_umax(gtapgen_umax(gtapgen_umax(0u, (uint32_t)sizeof(gtapgen_fib_ret)), (uint32_t)sizeof(gtapgen_walk_ret)), (uint32_t)0u), (uint32_t)sizeof(gtapgen_count_ret)),
     1u, 0x6cc31b9a2bc55953ull, gtapgen_functions};
+#if !defined(GTAP_TARGET_HOST)
+static const int gtapgen_entry_kernels __attribute__((unused)) = 0
+    + gtap_host_register_entry_kernel((const void *)k);
+#endif

@@ -50,6 +50,15 @@ void gtap_host_stats_maybe_print(void);
 /* Releases everything gtap_host_init allocated. */
 int gtap_host_finalize(void);
 
+/* The program's entry kernels (kernels that hold `#pragma gtap entry`), registered by the code
+ * gtapcc generates, at static initialization, so that gtap_initialize can do what their first
+ * launch would do lazily (gtap/host_api.cuh, gtap_prepare_device). At most
+ * GTAP_HOST_MAX_ENTRY_KERNELS are kept; a kernel registered twice is kept once. */
+#define GTAP_HOST_MAX_ENTRY_KERNELS 64
+int gtap_host_register_entry_kernel(const void *kernel);
+/* The registered kernels; returns how many. */
+int gtap_host_entry_kernels(const void *const **kernels);
+
 /* Grid size when none was configured: GTAP_GRID_SIZE from the environment if set, else
  * enough blocks of block_threads threads to fill every SM of the current device. */
 int gtap_host_default_grid_size(int block_threads);

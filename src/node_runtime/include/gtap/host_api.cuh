@@ -156,8 +156,11 @@ static inline gtap_config_t gtap_config_defaults(void)
  *  - Raising the per-thread stack limit only takes effect at the next launch, which then
  *    grows the local memory of every resident thread (0.6 ms on an H200 for N-Queens' 512-byte
  *    frame). The limit is raised here for the occupancy probe kernel, which calls the same
- *    scheduler as the entry kernels (gtap_size_stack); an entry kernel that needs more raises
- *    it again at its first launch. */
+ *    scheduler as the entry kernels (gtap_size_stack), and for every entry kernel gtapcc
+ *    registered (gtap_host_register_entry_kernel): a kernel that needs more would raise it
+ *    again at its first launch.
+ *  - With CUDA's lazy loading, a kernel is loaded at its first use (0.1 ms for an entry
+ *    kernel on an H200); the attribute query of gtap_size_stack is that use. */
 static __global__ void gtap_printf_setup_kernel(int never)
 {
     if (never == 1)
@@ -170,6 +173,11 @@ static int gtap_prepare_device(void)
 {
     if (int se = gtap_size_stack((const void *)gtap_occupancy_probe_kernel))
         return se;
+    const void *const *entries;
+    const int nentries = gtap_host_entry_kernels(&entries);
+    for (int i = 0; i < nentries; i++)
+        if (int se = gtap_size_stack(entries[i]))
+            return se;
     gtap_printf_setup_kernel<<<1, 1>>>(0);
     cudaError_t e = cudaGetLastError();
     if (e == cudaSuccess)
@@ -439,7 +447,7 @@ static inline int gtap_fit_default_grid(const void *kernel, int grid, int block,
  * kernel; the limit only grows. Returns 0, or a CUDA error with a message. */
 static inline int gtap_size_stack(const void *kernel)
 {
-    static const void *sized[16];
+    static const void *sized[GTAP_HOST_MAX_ENTRY_KERNELS + 16];
     static int nsized;
     for (int i = 0; i < nsized; i++)
         if (sized[i] == kernel)
