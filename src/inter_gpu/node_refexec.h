@@ -243,7 +243,7 @@ static void gtap_rxd_export(gtap_rxd *d, uint32_t req, uint32_t max_tasks, uint3
         t.queue = (uint16_t)h->cont_queue;
         t.payload_bytes = f->data_size;
         t.result_bytes = f->result_size;
-        t.block_threads = GTAP_RX_BLOCK_THREADS;
+        t.block_threads = gtap_wire_task_threads(GTAP_RX_BLOCK_THREADS, (f->flags & GTAP_FN_WARP) != 0);
         t.payload = gtap_rx_data(rx, id);
         if (h->parent == GTAP_RX_PARENT_REMOTE) {
             /* imported here: pass the origin tag on, the completion goes straight back */
@@ -292,11 +292,13 @@ static void gtap_rxd_export(gtap_rxd *d, uint32_t req, uint32_t max_tasks, uint3
     gtap_rxd_post(d, GTAP_NODE_MSG_EXPORTED, req, d->scratch, w.used);
 }
 
-/* "thread-level workers" or "block-level workers (N threads per task)". */
+/* "thread-level workers", "a warp (32 threads)" or "block-level workers (N threads per task)". */
 static void gtap_rxd_granularity_str(uint32_t block_threads, char *buf, size_t n)
 {
     if (block_threads == GTAP_WIRE_THREAD_LEVEL)
         snprintf(buf, n, "thread-level workers");
+    else if (block_threads == GTAP_WIRE_WARP_TASK && GTAP_RX_BLOCK_THREADS == GTAP_WIRE_THREAD_LEVEL)
+        snprintf(buf, n, "a warp (32 threads, a warp task function)");
     else
         snprintf(buf, n, "block-level workers (%u threads per task)", block_threads);
 }
@@ -316,12 +318,16 @@ static void gtap_rxd_import_batch(gtap_rxd *d, const void *p, uint32_t bytes)
         const gtap_function_desc *f;
         gtap_rx_header *h;
         uint32_t id;
-        if (gtap_wire_task_check_granularity(&t, GTAP_RX_BLOCK_THREADS) != GTAP_WIRE_OK) {
-            char theirs[64], mine[64];
+        const uint32_t mine = t.fn < gtapgen_program.num_functions
+                                  ? gtap_wire_task_threads(GTAP_RX_BLOCK_THREADS,
+                                                           (gtapgen_program.functions[t.fn].flags & GTAP_FN_WARP) != 0)
+                                  : GTAP_RX_BLOCK_THREADS;
+        if (gtap_wire_task_check_granularity(&t, mine) != GTAP_WIRE_OK) {
+            char theirs[64], ours[64];
             gtap_rxd_granularity_str(t.block_threads, theirs, sizeof theirs);
-            gtap_rxd_granularity_str(GTAP_RX_BLOCK_THREADS, mine, sizeof mine);
-            gtap_rx_fail(rx, "imported task record refused: a task of %s, but this rank runs %s "
-                         "(docs/wire.md, block_threads)", theirs, mine);
+            gtap_rxd_granularity_str(mine, ours, sizeof ours);
+            gtap_rx_fail(rx, "imported task record refused: a task of %s, but this rank runs it on %s "
+                         "(docs/wire.md, block_threads)", theirs, ours);
             return;
         }
         if (t.fn >= gtapgen_program.num_functions ||

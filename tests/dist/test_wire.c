@@ -137,13 +137,16 @@ static void test_refusals(void)
     uint8_t buf[8192], bad[8192];
     uint32_t used = build_tasks(buf, sizeof buf, 5);
     gtap_wire_reader r;
-    /* version mismatch: a later one, and version 1 (no block_threads, 32-bit hops) */
+    /* version mismatch: a later one, version 2 (block_threads per node, not per task) and
+     * version 1 (no block_threads, 32-bit hops) */
     memcpy(bad, buf, used);
     bad[4] = GTAP_WIRE_VERSION + 1;
     CHECK(gtap_wire_batch_open(&r, bad, used, GTAP_WIRE_TASKS, HASH) == GTAP_WIRE_ERR_VERSION);
-    CHECK(GTAP_WIRE_VERSION == 2);
-    gtap_wire_put16(bad + GTAP_WIRE_BATCH_OFF_VERSION, 1);
-    CHECK(gtap_wire_batch_open(&r, bad, used, GTAP_WIRE_TASKS, HASH) == GTAP_WIRE_ERR_VERSION);
+    CHECK(GTAP_WIRE_VERSION == 3);
+    for (uint16_t old = 1; old <= 2; old++) {
+        gtap_wire_put16(bad + GTAP_WIRE_BATCH_OFF_VERSION, old);
+        CHECK(gtap_wire_batch_open(&r, bad, used, GTAP_WIRE_TASKS, HASH) == GTAP_WIRE_ERR_VERSION);
+    }
     /* granularity: a receiver refuses tasks laid out for another kind of worker */
     {
         gtap_wire_task t;
@@ -160,6 +163,11 @@ static void test_refusals(void)
         }
         CHECK(n == 5 && thread_ok == 3 && block_ok == 2);
         CHECK(strstr(gtap_wire_status_str(GTAP_WIRE_ERR_GRANULARITY), "granularity") != NULL);
+        /* the granularity a node gives a function: a thread-level node's warp tasks are 32 wide,
+         * a block-level node has no warp tasks of its own (every task runs on its block) */
+        CHECK(gtap_wire_task_threads(GTAP_WIRE_THREAD_LEVEL, 0) == GTAP_WIRE_THREAD_LEVEL);
+        CHECK(gtap_wire_task_threads(GTAP_WIRE_THREAD_LEVEL, 1) == GTAP_WIRE_WARP_TASK);
+        CHECK(gtap_wire_task_threads(64, 0) == 64 && gtap_wire_task_threads(64, 1) == 64);
     }
     /* not a batch */
     memcpy(bad, buf, used);

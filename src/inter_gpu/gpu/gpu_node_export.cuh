@@ -29,7 +29,7 @@ GTAP_DEV void gtap_gn_put_task(uint32_t offset, uint32_t id, uint32_t fn, uint32
     t.result_bytes = gtap_gn.fns[fn].result_size;
     t.origin_rank = origin_rank;
     t.hops = hops;
-    t.block_threads = GTAP_GN_BLOCK_THREADS; /* the workers' granularity (docs/wire.md) */
+    t.block_threads = gtap_gn_task_threads(fn); /* the task's granularity (docs/wire.md) */
     t.origin_task = origin_task;
     t.payload = NULL; /* copied below, as words */
     gtap_wire_task_header_words(p, &t);

@@ -73,7 +73,7 @@ GTAP_GN_COLD void gtap_gn_import(gtap_gn_agent *a, gtap_node_sh *sh, uint32_t la
             valid = !(flags & ~GTAP_WIRE_TASK_KNOWN_FLAGS) && fn < gtap_gn.num_functions &&
                     (gtap_gn.fns[fn].flags & GTAP_FN_MIGRATABLE) &&
                     ((const gtap_wire_task_header *)e)->payload_bytes == gtap_gn.fns[fn].data_size &&
-                    ((const gtap_wire_task_header *)e)->block_threads == GTAP_GN_BLOCK_THREADS &&
+                    ((const gtap_wire_task_header *)e)->block_threads == gtap_gn_task_threads(fn) &&
                     state < GTAP_MAX_RESUME_STATES && q < (uint32_t)gtap_dev.num_queues;
             if (valid)
                 id = gtap_worker_node_alloc(sh, a->w);

@@ -117,6 +117,13 @@ static __constant__ gtap_gnode_dev gtap_gn;
 
 #define GTAP_GN_FULL 0xffffffffu
 
+/* block_threads of fn's task entries (docs/wire.md): the node's, or 32 for a warp task of a
+ * thread-level program. */
+static __device__ __forceinline__ uint32_t gtap_gn_task_threads(uint32_t fn)
+{
+    return gtap_wire_task_threads(GTAP_GN_BLOCK_THREADS, (gtap_gn.fns[fn].flags & GTAP_FN_WARP) != 0);
+}
+
 /* The agent's larger steps are calls: inlined into one loop, their state stayed live in
  * registers and raised the whole kernel's register count (every entry kernel contains the
  * agent; src/inter_gpu/CMakeLists.txt caps it at 128 registers). */

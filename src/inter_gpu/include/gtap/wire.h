@@ -37,15 +37,17 @@
 #endif
 
 #define GTAP_WIRE_MAGIC 0x52575447u /* "GTWR" in memory order */
-#define GTAP_WIRE_VERSION 2u /* 2: task entries carry block_threads (hops is 16 bits) */
+#define GTAP_WIRE_VERSION 3u /* 3: block_threads is per task (warp tasks: 32); 2: block_threads, 16-bit hops */
 #define GTAP_WIRE_BATCH_HEADER_BYTES 24u
 #define GTAP_WIRE_TASK_HEADER_BYTES 32u
 #define GTAP_WIRE_RESULT_HEADER_BYTES 24u
 #define GTAP_WIRE_MAX_PAYLOAD 65536u /* sanity bound on one record's task data */
 #define GTAP_WIRE_MAX_HOPS 0xffffu    /* hops saturates here (a statistic) */
 /* block_threads of a thread-level task (one thread runs it); a block-level task states its
- * block size (GTAP_BLOCK_SIZE: the task data holds that many copies of each spilled local). */
+ * block size (GTAP_BLOCK_SIZE: the task data holds that many copies of each spilled local), a
+ * warp task of a thread-level program GTAP_WIRE_WARP_TASK (32 copies). */
 #define GTAP_WIRE_THREAD_LEVEL 0u
+#define GTAP_WIRE_WARP_TASK 32u
 
 enum gtap_wire_kind { GTAP_WIRE_TASKS = 1, GTAP_WIRE_RESULTS = 2 };
 
@@ -457,11 +459,20 @@ GTAP_WIRE_FN int gtap_wire_next_result(gtap_wire_reader *r, gtap_wire_result *re
     return 1;
 }
 
+/* block_threads of a task of function kind `warp_fn` (the function's GTAP_FN_WARP flag) on a
+ * node whose workers are `node_threads` wide (GTAP_WIRE_THREAD_LEVEL or its block size): a
+ * thread-level node's warp tasks run on 32 threads. */
+GTAP_WIRE_FN uint32_t gtap_wire_task_threads(uint32_t node_threads, int warp_fn)
+{
+    return node_threads == GTAP_WIRE_THREAD_LEVEL && warp_fn ? GTAP_WIRE_WARP_TASK : node_threads;
+}
+
 /* The receiver's granularity check (docs/wire.md, "Checks on receipt"): a task runs on the
  * kind of worker its record was laid out for (thread-level: one copy of each spilled local;
- * block-level: block_threads copies), so a node refuses a task entry of another granularity
- * than its own (`mine`: GTAP_WIRE_THREAD_LEVEL or its block size). Returns GTAP_WIRE_OK or
- * GTAP_WIRE_ERR_GRANULARITY; the caller names both in its error (docs/dist.md F1). */
+ * a warp task: 32; block-level: block_threads copies), so a node refuses a task entry of
+ * another granularity than the one it gives that function (`mine`, gtap_wire_task_threads).
+ * Returns GTAP_WIRE_OK or GTAP_WIRE_ERR_GRANULARITY; the caller names both in its error
+ * (docs/dist.md F1). */
 GTAP_WIRE_FN int gtap_wire_task_check_granularity(const gtap_wire_task *t, uint32_t mine)
 {
     return t->block_threads == mine ? GTAP_WIRE_OK : GTAP_WIRE_ERR_GRANULARITY;
