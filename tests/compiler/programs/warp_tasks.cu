@@ -1,9 +1,9 @@
 // Warp task functions in a thread-level program (docs/compiler.md "Warp task functions"):
 // thread tasks spawn warp tasks in loops and join them; warp tasks spawn thread tasks from
 // every lane and warp tasks from some lanes, with taskwaits in loops, per-lane locals across
-// them, EPAQ queues, warp collectives, an assigned parameter, a result lane, detached
-// children both ways, more warp tasks at once than a warp has lanes, and a warp task as the
-// root. Built with -DGTAP_NUM_QUEUES=3.
+// them, EPAQ queues, warp collectives, an assigned parameter, a result lane, lanes that reach
+// a taskwait at different times, detached children both ways, more warp tasks at once than a
+// warp has lanes, and a warp task as the root. Built with -DGTAP_NUM_QUEUES=3.
 #include "gtap_thread.cuh"
 #include "test_common.cuh"
 
@@ -12,6 +12,7 @@
 __device__ int d_hits[FANOUT];
 __device__ long long d_result;
 __device__ int d_lane_result;
+__device__ int d_skewed;
 
 #pragma gtap function
 __device__ long long sq(long long x)
@@ -61,6 +62,26 @@ __device__ int lane_value(int scale)
     return (int)gtap_warp_lane() * scale;
 }
 
+// Lanes reach the taskwait at different times (lane-dependent work before it) and only some
+// of them spawn; the taskwait still waits for all 32 and counts every lane's child.
+__device__ unsigned d_sink[32];
+#pragma gtap function warp
+__device__ int skewed(int n)
+{
+    const int lane = (int)gtap_warp_lane();
+    unsigned x = (unsigned)lane;
+    for (int i = 0; i < lane * 300; i++)
+        x = x * 1103515245u + 12345u;
+    d_sink[lane] = x;
+    long long r = 0;
+    if (lane % 3 == 0) {
+        #pragma gtap task
+        r = sq(lane + n);
+    }
+    #pragma gtap taskwait
+    return (int)__reduce_add_sync(0xffffffffu, (unsigned)r);
+}
+
 // Detached both ways: lane 0 touches slot i through a thread task it never waits for.
 #pragma gtap function warp
 __device__ void warp_touch(int i)
@@ -86,11 +107,14 @@ __device__ long long root(int n, int rounds)
         #pragma gtap task
         warp_touch(i); // detached: never waited for
     }
-    int lv;
+    int lv, sk;
     #pragma gtap task
     lv = lane_value(3);
+    #pragma gtap task
+    sk = skewed(n);
     #pragma gtap taskwait
     d_lane_result = lv;
+    d_skewed = sk;
     return total;
 }
 
@@ -139,6 +163,12 @@ int main()
         snprintf(what, sizeof what, "root(n=%d)", n);
         bad |= test_report(what, got, want);
         bad |= test_report("result lane 5", lane_got, 5 * 6);
+        int sk_got;
+        TEST_CUDA(cudaMemcpyFromSymbol(&sk_got, d_skewed, sizeof sk_got));
+        long long sk_want = 0;
+        for (int l = 0; l < 32; l += 3)
+            sk_want += (long long)(l + n) * (l + n);
+        bad |= test_report("skewed lanes' children", sk_got, sk_want);
         long long touched = 0;
         for (int i = 0; i < FANOUT; i++)
             touched += hits[i] == 1;

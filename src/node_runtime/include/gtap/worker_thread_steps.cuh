@@ -17,9 +17,23 @@
 
 /* A warp's scheduler state in shared memory; only the owning warp touches it. Not padded to
  * 16 bytes: that padding cost fib(30-34) 1.3-1.5% on an H200 (docs/performance.md). */
+#if defined(GTAPGEN_HAS_WARP_FUNCTIONS)
+/* Where the lanes of a warp task meet (worker_thread_warp.cuh, W3): counters in shared memory,
+ * zero outside a warp task's segment. */
+typedef struct gtap_warp_meet {
+    uint32_t arrivals; /* lanes at a taskwait */
+    uint32_t state;    /* the resume state of the first of them */
+    uint32_t mismatch; /* lanes that arrived at another taskwait */
+    uint32_t returned; /* lanes whose segment returned */
+} gtap_warp_meet;
+#endif
+
 typedef struct gtap_thread_sh {
     gtap_warp_sh q;         /* the queue side: deque owner end, new entries, magazine */
     gtap_warp_policies pol; /* SP1-SP4 */
+#if defined(GTAPGEN_HAS_WARP_FUNCTIONS)
+    gtap_warp_meet meet;    /* warp tasks only: a program without them keeps this layout */
+#endif
 } gtap_thread_sh;
 
 /* One lane's view of the task it runs (the generated code's gtap_worker). */
@@ -432,6 +446,9 @@ GTAP_DEV gtap_thread_sh *gtap_thread_shared(uint32_t warp_in_block)
 /* Lane 0, at the start of a launch. */
 GTAP_DEV void gtap_thread_warp_init(gtap_thread_sh *ts, uint32_t w)
 {
+#if defined(GTAPGEN_HAS_WARP_FUNCTIONS)
+    ts->meet = (gtap_warp_meet){0, 0, 0, 0};
+#endif
     gtap_q_init(&ts->q, w);
     gtap_pool_init(&ts->q.mag, w);
     ts->q.pool_slow = 0;

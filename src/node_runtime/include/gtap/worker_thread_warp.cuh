@@ -79,7 +79,17 @@ GTAP_DEV void gtap_thread_run_warp_task(gtap_thread_sh *ts, gtap_worker *wk, uin
     if (lane == runner)
         GTAP_DEBUG_CHECK_RUNNABLE(t, ww.fn_state, w, lane); /* J6, P6 */
     gtapgen_dispatch_warp(&ww, ww.fn_state & 0xffffu, t);
-    __syncwarp(); /* every lane's segment returned */
+    /* W3: wait until every lane's segment returned, in shared memory rather than with a
+     * __syncwarp: a lane still at a taskwait that others skipped (the run then aborts) waits
+     * for the others' `returned` there, and a __syncwarp here would pair with its own. */
+    gtap_warp_meet *meet = &ts->meet;
+    atomicAdd(&meet->returned, 1u);
+    while (*(volatile uint32_t *)&meet->returned < 32u)
+        __nanosleep(32);
+    __syncwarp(); /* every lane is here */
+    if (lane == 0)
+        *meet = (gtap_warp_meet){0, 0, 0, 0};
+    __syncwarp(); /* cleared before the next warp task's lanes count */
     /* A join is collective, so every lane agrees; after a divergent join (raised, the run
      * aborts) any suspended lane abandons the task. */
     const uint32_t suspended = __any_sync(GTAP_FULL_MASK, ww.suspended);
@@ -123,17 +133,35 @@ GTAP_API int gtap_warp_task_join(gtap_worker *w, gtap_task t, int resume_state, 
     w->suspended = 1;
     return 1;
 #else
-    /* W3: all 32 lanes reach it together. ptxas reconverges a warp after structured branches,
-     * so lanes missing here took another path (a lane-dependent branch or return); the
-     * collectives below would then hang or count wrong, so the task is abandoned instead. */
-    const uint32_t arrived = __activemask();
-    if (arrived != GTAP_FULL_MASK) {
-        if (gtap_lane_id() == (uint32_t)__ffs(arrived) - 1)
-            gtap_raise(GTAP_ERR_DIVERGENT_JOIN, __popc(arrived), 32, (int)w->warp, (int)gtap_lane_id(),
+    /* W3: all 32 lanes reach it. They meet in shared memory, not with __activemask() (lanes
+     * of one taskwait need not arrive converged: one may still be in a spawn's slow path) nor
+     * with a bare __syncwarp (a lane that returned instead, or waits at another taskwait,
+     * would hang it or pair with it): each lane counts itself in and waits until every lane
+     * of the warp is either here or has returned from the segment (gtap_thread_run_warp_task).
+     * A lane that is neither here nor returned is still on its way here. Fewer than 32 here,
+     * or lanes at another taskwait, fail the run; the collectives below would hang or count
+     * wrong, so the task is abandoned instead. */
+    gtap_warp_meet *meet = &w->ts->meet;
+    const uint32_t first = atomicCAS(&meet->state, 0u, (uint32_t)resume_state);
+    if (first != 0u && first != (uint32_t)resume_state)
+        atomicAdd(&meet->mismatch, 1u);
+    atomicAdd(&meet->arrivals, 1u);
+    uint32_t here;
+    while ((here = *(volatile uint32_t *)&meet->arrivals) + *(volatile uint32_t *)&meet->returned < 32u)
+        __nanosleep(32);
+    if (here != 32u || *(volatile uint32_t *)&meet->mismatch != 0u) {
+        if (first == 0u) /* one report: the first lane to arrive */
+            gtap_raise(GTAP_ERR_DIVERGENT_JOIN, here, 32, (int)w->warp, (int)gtap_lane_id(),
                        (int)(w->fn_state & 0xffffu), __LINE__);
         w->suspended = 1;
-        return 1;
+        return 1; /* the lanes here leave without collectives; the segment's end meets them */
     }
+    __syncwarp(); /* all 32 lanes are here: every one has read the counts */
+    if (gtap_lane_id() == 0) {
+        meet->arrivals = 0;
+        meet->state = 0;
+    }
+    __syncwarp(); /* cleared before a later taskwait of this segment counts */
     if ((unsigned)queue >= (unsigned)gtap_dev.num_queues) {
         if (gtap_lane_id() == 0)
             gtap_raise(GTAP_ERR_BAD_QUEUE, queue, gtap_dev.num_queues, (int)w->warp, 0,
