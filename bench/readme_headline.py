@@ -54,7 +54,7 @@ WORKLOADS = [
      "cilksort, merges on the warp (warp task functions)", None, None),
     # FIRST_LAUNCH: launch 1 minus launch 2 of one process, median over `repeat` processes
     ("first-launch", "fib30", "gtap-thread", "apps/fib/fib", "--n 30",
-     "first launch of a process minus its second, fib(30)", None, None),
+     "first launch of a process minus its second, fib(30); median of 11 processes", None, None),
 ]
 FIRST_LAUNCH = "first-launch"
 

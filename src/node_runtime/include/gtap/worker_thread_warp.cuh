@@ -150,9 +150,14 @@ GTAP_API int gtap_warp_task_join(gtap_worker *w, gtap_task t, int resume_state, 
     while ((here = *(volatile uint32_t *)&meet->arrivals) + *(volatile uint32_t *)&meet->returned < 32u)
         __nanosleep(32);
     if (here != 32u || *(volatile uint32_t *)&meet->mismatch != 0u) {
-        if (first == 0u) /* one report: the first lane to arrive */
+        if (first == 0u) { /* one report: the first lane to arrive */
             gtap_raise(GTAP_ERR_DIVERGENT_JOIN, here, 32, (int)w->warp, (int)gtap_lane_id(),
                        (int)(w->fn_state & 0xffffu), __LINE__);
+            /* The task is abandoned, not freed: its children, spawned before this point, still
+             * finish until the workers see the abort, and must not take a counter that was
+             * never armed to zero and resume it. Published with them (J2). */
+            gtap_st_relaxed_u32(&gtap_header(t)->pending, 1u << 30);
+        }
         w->suspended = 1;
         return 1; /* the lanes here leave without collectives; the segment's end meets them */
     }
