@@ -40,8 +40,8 @@ import time
 GPU_VARIANTS = {
     "fib": ["", "_cl", "_gq", "_epaq", "_cutoff", "_bs32", "_cl_bs32", "_gq_bs32"],
     "nqueens": ["", "_cl", "_gq", "_epaq", "_bs32", "_cl_bs32", "_gq_bs32"],
-    "cilksort": ["", "_cl", "_gq", "_epaq", "_bs32", "_cl_bs32", "_gq_bs32", "_regs"],
-    "mergesort": [""],
+    "cilksort": ["", "_cl", "_gq", "_epaq", "_bs32", "_cl_bs32", "_gq_bs32", "_regs", "_warp"],
+    "mergesort": ["", "_warp"],
     "binary_tree": ["", "_block", "_block32", "_block256", "_block32_gq", "_block256_gq"],
     "bary_tree": ["", "_block"],
     "bfs": ["", "_block", "_batched"],
@@ -56,8 +56,8 @@ GPU_VARIANTS = {
 HOST_VARIANTS = {
     "fib": ["", "_epaq"],
     "nqueens": ["", "_epaq"],
-    "cilksort": ["", "_epaq"],
-    "mergesort": [""],
+    "cilksort": ["", "_epaq", "_warp"],
+    "mergesort": ["", "_warp"],
     "binary_tree": ["", "_block"],
     "bary_tree": ["", "_block"],
     "bfs": ["", "_block", "_batched"],
@@ -97,8 +97,13 @@ def app_args(app, variant, rng, host):
         a += ["--cutoff", str(rng.randint(1, 8))]
     elif app == "cilksort":
         a = ["--n", str(rng.randint(1, [1000000, 4000000][s]))]
+        if variant == "_warp":  # warp merges from 300 elements up (cut-merge 256 at least)
+            a += ["--warp-merge", str(rng.choice([300, 1024, 2048, 8192]))]
     elif app == "mergesort":
         a = ["--n", str(rng.randint(1, [1000000, 4000000][s]))]
+        if variant == "_warp":
+            wm = rng.choice([16, 256, 1024, 4096])
+            a += ["--warp-merge", str(wm), "--split", str(wm * rng.choice([1, 2, 8, 64]))]
     elif app == "binary_tree":
         a = ["--n", str(rng.randint(1, 10 if blk else [16, 20][s])), "--mem", str(rng.choice([0, 1, 16, 64])),
              "--compute", str(rng.choice([0, 1, 16, 64]))]
