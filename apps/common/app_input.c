@@ -86,6 +86,12 @@ void app_sort_input(int32_t *a, size_t n)
     }
 }
 
+void app_sort_fold_dups(int32_t *a, size_t n, long long dups)
+{
+    for (size_t i = 0; dups > 0 && i < n; i++)
+        a[i] = INT32_MAX - (int32_t)((uint32_t)a[i] % (uint32_t)dups);
+}
+
 static uint64_t mix64(uint64_t z)
 {
     z = (z ^ (z >> 33)) * 0xff51afd7ed558ccdull;

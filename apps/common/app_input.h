@@ -43,6 +43,10 @@ uint64_t app_mt64_next(app_mt64 *m);
  * flipped. First values: -1915688918, 1126946331, 1757975480. */
 void app_sort_input(int32_t *a, size_t n);
 
+/* With dups > 0, folds a[0, n) into dups distinct values at the top of the int range
+ * (INT_MAX - (a[i] mod dups)): many ties, INT_MAX among them. dups == 0 leaves a as it is. */
+void app_sort_fold_dups(int32_t *a, size_t n, long long dups);
+
 /* An order-independent fingerprint of a multiset of ints (two 64-bit sums of strong mixes):
  * equal for permutations of the same values, different otherwise except with probability
  * ~2^-128 for unstructured differences. */

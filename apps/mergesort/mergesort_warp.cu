@@ -148,8 +148,7 @@ int main(int argc, char **argv)
         app_param(&c, "dups=%lld", dups);
     std::vector<int32_t> host((size_t)n);
     app_sort_input(host.data(), host.size());
-    for (size_t i = 0; dups && i < host.size(); i++)
-        host[i] = INT_MAX - (int32_t)((uint32_t)host[i] % (uint32_t)dups);
+    app_sort_fold_dups(host.data(), host.size(), dups);
     const app_multiset want = app_multiset_of(host.data(), host.size());
     int *d_data = NULL, *d_buf = NULL, *d_orig = NULL;
     const size_t bytes = (size_t)n * sizeof(int);
