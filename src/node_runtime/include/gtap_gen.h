@@ -62,7 +62,7 @@
  *      numbers taskwaits; at most GTAP_MAX_RESUME_STATES.
  *
  * Warp task functions (`#pragma gtap function warp`, thread-level programs only; docs/compiler.md
- * "Warp task functions", docs/design.md W1-W5): the whole warp executes the state machine, as
+ * section 5, docs/design.md W1-W3): the whole warp executes the state machine, as
  * a block does in block mode below, with GTAP_WARP_LANES / GTAP_WARP_LANE in place of
  * GTAP_LANES / GTAP_LANE, gtap_warp_task_join in place of gtap_task_join and the result lane
  * tested with GTAP_WARP_LANE. A translation unit that defines one starts with

@@ -1,5 +1,5 @@
 /* gtap/worker_thread_warp.cuh - warp task functions in thread-level programs
- * (`#pragma gtap function warp`; docs/design.md "Warp tasks", rules W1-W5).
+ * (`#pragma gtap function warp`; docs/design.md "Warp tasks", rules W1-W3).
  *
  * A warp task is an ordinary task record whose function gtapcc marked as a warp function
  * (gtapgen_fn_is_warp). It travels through deques, steals, EPAQ queues and the distributed
