@@ -430,12 +430,57 @@ static const char *lane_dependence(const srcfile *f, unsigned b, unsigned e)
     return NULL;
 }
 
+/* The first local of fn that node range [b, e) reads and that holds[] marks, or -1. */
+static int held_local_in(const tree *t, const char *holds, unsigned b, unsigned e)
+{
+    for (unsigned k = 1; k < t->n; k++)
+        if (t->v[k].kind == CXCursor_DeclRefExpr && t->v[k].local >= 0 && holds[t->v[k].local] &&
+            t->v[k].begin >= b && t->v[k].end <= e)
+            return t->v[k].local;
+    return -1;
+}
+
+/* Marks in holds[] the locals of fn whose value depends on the lane: initialized or assigned
+ * from an expression that names the lane (lane_dependence) or reads such a local, to a fixed
+ * point. Flow-insensitive: a local assigned a lane-dependent value anywhere counts. */
+static void lane_dependent_locals(const unit *u, const taskfn *fn, char *holds)
+{
+    const tree *t = &fn->t;
+    for (int changed = 1; changed;) {
+        changed = 0;
+        for (unsigned k = 1; k < t->n; k++) {
+            const node *nd = &t->v[k];
+            int target = -1;
+            unsigned b = nd->begin, e = nd->end;
+            if (nd->kind == CXCursor_VarDecl && nd->local >= 0) {
+                target = nd->local;
+                b = fn->locals[nd->local].decl_off; /* the initializer follows the name */
+            } else if (nd->kind == CXCursor_BinaryOperator || nd->kind == CXCursor_CompoundAssignOperator) {
+                const enum CX_BinaryOperatorKind op = clang_Cursor_getBinaryOpcode(nd->cur);
+                const int lhs = tree_unwrap(t, nd->first_child);
+                if (op >= CX_BO_Assign && op <= CX_BO_OrAssign && lhs >= 0 &&
+                    t->v[lhs].kind == CXCursor_DeclRefExpr && t->v[lhs].local >= 0) {
+                    target = t->v[lhs].local;
+                    b = t->v[lhs].end;
+                }
+            }
+            if (target < 0 || holds[target])
+                continue;
+            if (lane_dependence(u->f, b, e) || held_local_in(t, holds, b, e) >= 0)
+                holds[target] = changed = 1;
+        }
+    }
+}
+
 /* A taskwait of a warp task function is collective (gtap_gen.h): a loop or branch around it
- * whose condition names the lane would let some lanes skip it. The check is syntactic (a lane
- * index kept in a variable escapes it); the runtime catches the rest (docs/design.md W3). */
+ * whose condition depends on the lane would let some lanes skip it. The check follows the lane
+ * through locals (lane_dependent_locals) but not through calls or memory; the runtime catches
+ * the rest (docs/design.md W3). */
 static void check_warp_taskwait(unit *u, const taskfn *fn, const directive *d)
 {
     const tree *t = &fn->t;
+    char *holds = xcalloc(fn->num_locals + 1, 1);
+    lane_dependent_locals(u, fn, holds);
     for (int p = tree_innermost(t, d->begin); p > 0 && p != fn->body; p = t->v[p].parent) {
         enum CXCursorKind k = t->v[p].kind;
         unsigned b = 0, e = 0;
@@ -462,15 +507,18 @@ static void check_warp_taskwait(unit *u, const taskfn *fn, const directive *d)
             continue;
         }
         const char *name = lane_dependence(u->f, b, e);
-        if (name) {
+        const int held = name ? -1 : held_local_in(t, holds, b, e);
+        if (name || held >= 0) {
             unsigned line, col;
             srcfile_linecol(u->f, b, &line, &col);
             diag_error(u->f, d->kw_off, "taskwait in warp task function '%s' under a condition that "
-                       "depends on the lane ('%s' at line %u); all 32 lanes must reach a taskwait together",
-                       fn->name, name, line);
-            return;
+                       "depends on the lane ('%s'%s at line %u); all 32 lanes must reach a taskwait together",
+                       fn->name, name ? name : fn->locals[held].name, name ? "" : ", which holds a lane-dependent value",
+                       line);
+            break;
         }
     }
+    free(holds);
 }
 
 static void analyze_taskfn(actx *a, taskfn *fn, fn_def *def)

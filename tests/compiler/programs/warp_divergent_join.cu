@@ -1,5 +1,5 @@
-// A warp task whose taskwait only some lanes reach (the lane index kept in a variable, which
-// gtapcc's syntactic check does not follow): the run must fail with a message naming the
+// A warp task whose taskwait only some lanes reach (the lane read through a helper function,
+// which gtapcc's check does not follow): the run must fail with a message naming the
 // function, on every launch (docs/design.md W3), and neither hang nor crash. Expected to
 // exit 1 (tests/compiler/CMakeLists.txt runs it through expect_fail.sh).
 #include "gtap_thread.cuh"
@@ -13,14 +13,18 @@ __device__ int leaf(int n)
     return n;
 }
 
+static __device__ int lane_of_caller(void)
+{
+    return (int)gtap_warp_lane();
+}
+
 #pragma gtap function warp
 __device__ int split_join(int n)
 {
-    const int lane = (int)gtap_warp_lane();
     int r = 0;
-    if (lane < n) {
+    if (lane_of_caller() < n) {
         #pragma gtap task
-        r = leaf(lane);
+        r = leaf(n);
         #pragma gtap taskwait
     }
     return r;
