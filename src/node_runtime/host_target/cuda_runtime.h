@@ -131,6 +131,14 @@ static inline cudaError_t cudaMalloc(void **p, size_t n)
     return *p ? cudaSuccess : cudaErrorMemoryAllocation;
 }
 static inline cudaError_t cudaMallocHost(void **p, size_t n) { return cudaMalloc(p, n); }
+#define cudaMemAttachGlobal 1u
+#define cudaMemAttachHost 2u
+/* Managed memory is host memory too: one address space. */
+static inline cudaError_t cudaMallocManaged(void **p, size_t n, unsigned flags)
+{
+    (void)flags;
+    return cudaMalloc(p, n);
+}
 static inline cudaError_t cudaFree(void *p) { free(p); return cudaSuccess; }
 static inline cudaError_t cudaFreeHost(void *p) { free(p); return cudaSuccess; }
 static inline cudaError_t cudaMemcpy(void *d, const void *s, size_t n, enum cudaMemcpyKind k)
@@ -150,6 +158,11 @@ static inline cudaError_t cudaMemset(void *d, int v, size_t n) { memset(d, v, n)
 #ifdef __cplusplus
 template <class T>
 static inline cudaError_t cudaMalloc(T **p, size_t n) { return cudaMalloc((void **)p, n); }
+template <class T>
+static inline cudaError_t cudaMallocManaged(T **p, size_t n, unsigned flags = cudaMemAttachGlobal)
+{
+    return cudaMallocManaged((void **)p, n, flags);
+}
 template <class T>
 static inline cudaError_t cudaMemcpyToSymbol(T &sym, const void *src, size_t n, size_t off = 0,
                                              enum cudaMemcpyKind k = cudaMemcpyHostToDevice)
