@@ -228,7 +228,9 @@ static __device__ __noinline__ void gtap_thread_scheduler(void)
         const uint32_t warp_runner = gtap_thread_warp_select(sh, &wk, w, lane, ntask, cur, my_task);
         const uint32_t early = warp_runner == GTAP_NO_WARP_RUNNER ? gtap_early_on(&pol->early, ntask) : 0;
         if (lane < ntask && !gtap_thread_holds_warp_task(&wk, lane, ntask)) {
+#if !defined(GTAPGEN_HAS_WARP_FUNCTIONS) /* else gtap_thread_warp_select has read it */
             wk.fn_state = gtap_header(my_task)->fn_state;
+#endif
             GTAP_DEBUG_CHECK_RUNNABLE(my_task, wk.fn_state, w, lane); /* J6, P6 */
             gtapgen_dispatch(&wk, wk.fn_state & 0xffffu, my_task);
             if (early) {
