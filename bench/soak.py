@@ -15,7 +15,8 @@ daemon runs) and the direct-steal knob. Each run is one process, classified as
     NAMED_ERROR  a non-zero exit with a "gtap: error" / "gtap: rank" message (a capacity limit
                  and its knob, a refused configuration): correct behaviour for the input
     WRONG        the app's check failed
-    HANG         no exit within --hang-s seconds (default 120; the process group is killed)
+    HANG         no exit within --hang-s seconds (default 120; the process group is killed),
+                 or a watchdog ended it (single-GPU runs set GTAP_WATCHDOG_S to a third of it)
     CRASH        a signal, a CUDA fault, or a non-zero exit without a runtime message
 
 Writes DIR/soak.csv (run, class, seconds, rc, command with its environment), DIR/soak.log (the
@@ -231,6 +232,9 @@ def draw_dist(rng, build, host):
     if not host:
         env["GTAP_DIST_SHARE_GPU"] = "1"
         env["GTAP_DIST_DIRECT"] = rng.choice(["0", "1"])
+        # a few blocks per rank, so that the ranks of --jobs jobs sharing one GPU under MPS are
+        # all resident at once (4 jobs x 4 ranks x 16 blocks of 256 threads fit an H200)
+        env["GTAP_GRID_SIZE"] = rng.choice(["4", "8", "16"])
     else:
         env["GTAP_REFEXEC_SEED"] = str(rng.randint(0, 1 << 30))
     flags = ["--bind-to", "none", "--oversubscribe"]
@@ -249,7 +253,9 @@ FAULTS = ("illegal memory access", "misaligned address", "illegal instruction", 
 
 
 def classify(rc, out, hung):
-    if hung:
+    # a watchdog that fired (the single-GPU one's or the distributed layer's) ended a hang and
+    # printed where it was: still a hang
+    if hung or "watchdog: no " in out:
         return "HANG"
     if rc < 0 or rc >= 128 or any(f in out for f in FAULTS):
         return "CRASH"
@@ -307,7 +313,10 @@ def main():
             return 77
 
     def drawn(i):
-        return draw(random.Random(a.seed * 1000003 + i), a.build, host)
+        name, env, cmd = draw(random.Random(a.seed * 1000003 + i), a.build, host)
+        if not host and not a.mpi:  # a hang then says where it was (docs/debug.md, "Watchdog")
+            env["GTAP_WATCHDOG_S"] = "%g" % max(5.0, a.hang_s / 3)
+        return name, env, cmd
 
     if a.replay >= 0:
         name, env, cmd = drawn(a.replay)

@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "gtap/host.h"
 #include "gtap/dist_node.h"
 #include "gtap_dist.h"
 #include "inter_gpu/gpu/gpu_node.cuh"
@@ -125,6 +126,7 @@ static inline int gtap_gnode_attach(const gtap_dev_state *st, const gtap_config_
                         "agent); grid %d (GTAP_GRID_SIZE)\n", c->grid_size);
         return (int)cudaErrorInvalidConfiguration;
     }
+    gtap_host_watch_stop(); /* the distributed layer's watchdog (F4) watches an attached node */
     const gtap_program_desc *prog = &gtapgen_program;
     cudaError_t err = cudaSuccess;
     uint32_t slots = gtap_dist_ring_slots();

@@ -20,5 +20,11 @@ extern gtap_host_runtime gtap_rt;
 
 void gtap_host_free_all(void);
 void gtap_host_report_error(void);
+/* The watchdog and progress report (watchdog.c): the knobs, read before anything is
+ * allocated; the words per worker; the watching thread, started once the runtime is set up
+ * (nothing without the knobs). gtap_host_watch_stop is in gtap/host.h. */
+int gtap_host_watch_parse(void);
+size_t gtap_host_watch_words(const gtap_dev_state *s);
+int gtap_host_watch_start(void);
 
 #endif /* GTAP_HOST_INTERNAL_H */

@@ -84,6 +84,7 @@ static int validate(const gtap_config_t *c)
 
 static void atexit_check(void)
 {
+    gtap_host_watch_stop(); /* before the CUDA runtime's own exit handlers */
     if (!gtap_rt.error_host || gtap_rt.error_host->code == 0)
         return;
     gtap_host_report_error();
@@ -107,7 +108,7 @@ int gtap_host_init(const gtap_config_t *cfg, const gtap_program_desc *prog, int 
     }
     if ((err = (cudaError_t)validate(cfg)) != cudaSuccess)
         return err;
-    if (gtap_policies_decide(cfg, &policies))
+    if (gtap_policies_decide(cfg, &policies) || gtap_host_watch_parse() != cudaSuccess)
         return cudaErrorInvalidValue;
     if (!prog || prog->interface_version != GTAP_GEN_INTERFACE_VERSION) {
         fprintf(stderr, "gtap: error: the program was generated for interface version %u, the "
@@ -191,6 +192,7 @@ int gtap_host_init(const gtap_config_t *cfg, const gtap_program_desc *prog, int 
     GTAP_DEV_ALLOC(s.ctl, sizeof(gtap_ctl));
     GTAP_DEV_ALLOC(s.root_result, 256);
     GTAP_DEV_ALLOC(s.stats, (size_t)workers * sizeof(gtap_worker_stats));
+    GTAP_DEV_ALLOC(s.watch, gtap_host_watch_words(&s) * sizeof(unsigned long long));
     if (s.spread)
         GTAP_DEV_ALLOC(s.sm_busy, (size_t)GTAP_MAX_SMS * sizeof(unsigned long long));
     if (cfg->sched == GTAP_SCHED_GQ) {
@@ -222,6 +224,10 @@ int gtap_host_init(const gtap_config_t *cfg, const gtap_program_desc *prog, int 
         gtap_rt.initialized = 0;
         goto fail_free;
     }
+    if ((err = (cudaError_t)gtap_host_watch_start()) != cudaSuccess) {
+        gtap_rt.initialized = 0;
+        goto fail_free;
+    }
     gtap_rt.init_ms = now_ms() - t0;
     if (!gtap_rt.atexit_registered) {
         atexit(atexit_check);
@@ -248,9 +254,10 @@ fail_free:
 void gtap_host_free_all(void)
 {
     gtap_dev_state *s = &gtap_rt.state;
+    gtap_host_watch_stop(); /* it reads what is freed here */
     void *ptrs[] = {s->records, s->deques, s->rings, s->pool_stack, s->pool_workers, s->ctl,
                     s->root_result, s->stats, s->gq, s->gq_ring, s->profile, s->profile_count,
-                    s->sm_busy};
+                    s->sm_busy, s->watch};
     for (size_t i = 0; i < sizeof ptrs / sizeof ptrs[0]; i++)
         if (ptrs[i])
             cudaFree(ptrs[i]);
@@ -288,6 +295,8 @@ int gtap_host_reset(void)
     GTAP_CHECK_RESET(cudaMemset(s->pool_workers, 0, (size_t)workers * sizeof(gtap_pool_worker)));
     GTAP_CHECK_RESET(cudaMemcpy(s->ctl, &ctl, sizeof ctl, cudaMemcpyHostToDevice));
     GTAP_CHECK_RESET(cudaMemset(s->stats, 0, (size_t)workers * sizeof(gtap_worker_stats)));
+    /* every worker out of the loop (GTAP_WATCH_LEFT): one stuck in an aborted run may not be */
+    GTAP_CHECK_RESET(cudaMemset(s->watch, 0xff, gtap_host_watch_words(s) * sizeof(unsigned long long)));
     if (s->gq)
         GTAP_CHECK_RESET(cudaMemset(s->gq, 0, (size_t)nq * sizeof(gtap_gq)));
     if (s->profile_count)

@@ -44,6 +44,11 @@ int gtap_host_check(void);
  * The device must be idle. */
 int gtap_host_reset(void);
 
+/* Stops the single-GPU watchdog's thread (GTAP_WATCHDOG_S, GTAP_PROGRESS: host/watchdog.c), if
+ * one runs; gtap_finalize calls it, and a distributed node on attaching, whose own watchdog
+ * then watches the run (docs/dist.md). */
+void gtap_host_watch_stop(void);
+
 /* Prints statistics of the last launch when GTAP_STATS=1 (called by gtap_synchronize). */
 void gtap_host_stats_maybe_print(void);
 

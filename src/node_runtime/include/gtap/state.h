@@ -12,6 +12,8 @@
 #define GTAP_NO_TASK 0xffffffffu
 #define GTAP_MAX_NUM_QUEUES 8 /* EPAQ queues per warp, at most */
 #define GTAP_MAX_SMS 1024     /* %smid values the busy-slot words cover (GTAP_SPREAD) */
+/* A watch word (gtap/watch.cuh) of a worker that is not in the scheduler loop. */
+#define GTAP_WATCH_LEFT 0xffffffffffffffffull
 
 /* Worker granularity. */
 enum gtap_mode { GTAP_MODE_THREAD = 1, GTAP_MODE_BLOCK = 2 };
@@ -198,6 +200,8 @@ typedef struct gtap_dev_state {
     gtap_profile_interval *profile;/* [max_workers * profile_capacity] */
     uint32_t *profile_count;       /* [max_workers]: intervals attempted (may exceed capacity) */
     unsigned long long *profile_t0;/* launch start, for relative timestamps */
+    unsigned long long *watch;     /* [max_workers x 32 (thread) or x 1 (block)]: each lane's or
+                                    * block's running segment, for the watchdog (gtap/watch.cuh) */
 } gtap_dev_state;
 
 #endif /* GTAP_STATE_H */

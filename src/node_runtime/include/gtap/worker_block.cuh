@@ -20,6 +20,7 @@
 #include "gtap/pool.cuh"
 #include "gtap/profile.cuh"
 #include "gtap/sched.cuh"
+#include "gtap/watch.cuh"
 #if defined(GTAP_DISTRIBUTED)
 #include "gtap/node_hooks.cuh"
 #endif
@@ -364,10 +365,8 @@ GTAP_DEV void gtap_block_end_segment(gtap_block_sh *sh, uint32_t b, gtap_stats_l
     gtap_block_publish(sh, b);
     st->batches++;
     st->tasks++;
-#if defined(GTAP_DISTRIBUTED)
-    if (kNode && (st->batches & 15) == 0)
-        *(volatile unsigned long long *)&gtap_dev.stats[b].tasks = st->tasks;
-#endif
+    if ((st->batches & 15) == 0) /* WD2: the progress report, a node's agent */
+        gtap_watch_progress(b, st->tasks);
     sh->stop = gtap_ld_relaxed_u32(&gtap_dev.ctl->terminate) == GTAP_RUN_ABORT;
 }
 
@@ -388,9 +387,11 @@ static __device__ __noinline__ void gtap_block_scheduler(void)
     uint32_t holds_root = 1;
 #if defined(GTAP_DISTRIBUTED)
     holds_root = !kNode || gtap_nh_holds_root(); /* other ranks: the work comes by steals */
-    if (kNode && tid == 0) /* this launch's progress counter, summed by the agent */
-        *(volatile unsigned long long *)&gtap_dev.stats[b].tasks = 0;
 #endif
+    if (tid == 0) { /* WD4, and this launch's progress counter (WD2; a node's agent sums them) */
+        gtap_watch_enter(b);
+        gtap_watch_progress(b, 0);
+    }
     if (tid == 0)
         gtap_block_init(sh, b, holds_root);
     __syncthreads(); /* the block's state is set before any thread reads it */
@@ -426,6 +427,8 @@ static __device__ __noinline__ void gtap_block_scheduler(void)
         wk.sh = sh;
         wk.block = b;
         wk.fn_state = sh->fn_state;
+        if (tid == 0)
+            gtap_watch_begin(b, st.batches, wk.fn_state); /* WD1 */
         gtapgen_dispatch(&wk, wk.fn_state & 0xffffu, sh->task);
         /* Release: every thread's stores to child records and ring slots, before thread 0
          * publishes them or completes the task. */
@@ -433,13 +436,17 @@ static __device__ __noinline__ void gtap_block_scheduler(void)
         __syncthreads();
 
         /* Step 3: complete and publish (thread 0). */
-        if (tid == 0)
+        if (tid == 0) {
+            gtap_watch_end(b, st.batches);
             gtap_block_end_segment<kNode>(sh, b, &st);
+        }
         GTAP_PROFILE_END(tid == 0, b, 1u);
         __syncthreads(); /* sh->stop and the next task are seen by every thread */
         if (sh->stop)
             break;
     }
+    if (tid == 0)
+        gtap_watch_leave(b);
     if (tid < 32) {
         st.pool_slow = sh->pool_slow;
         st.records_used = gtap_pool_used(b);

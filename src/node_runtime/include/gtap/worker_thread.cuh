@@ -22,6 +22,7 @@
 #include "gtap/worker_shared.cuh"
 #include "gtap/profile.cuh"
 #include "gtap/sched.cuh"
+#include "gtap/watch.cuh"
 #if defined(GTAP_DISTRIBUTED) && (defined(GTAP_SCHED_GLOBAL_QUEUE) || defined(GTAP_SCHED_CHASELEV))
 #error "distributed builds (GTAP_DISTRIBUTED) use the work-stealing scheduler, not the GQ / Chase-Lev ablations"
 #endif
@@ -189,10 +190,9 @@ static __device__ __noinline__ void gtap_thread_scheduler(void)
     __syncwarp(); /* the warp's state is set before any lane reads it */
     gtap_sched_rng rng = gtap_sched_rng_init(w, lane);
     gtap_stats_local st = {};
-#if defined(GTAP_DISTRIBUTED)
-    if (kNode && lane == 0) /* this launch's progress counter, summed by the agent */
-        *(volatile unsigned long long *)&gtap_dev.stats[w].tasks = 0;
-#endif
+    gtap_watch_enter(w * 32 + lane); /* WD4 */
+    if (lane == 0) /* this launch's progress counter (WD2; a node's agent sums them) */
+        gtap_watch_progress(w, 0);
     GTAP_PROFILE_DECL;
     uint32_t my_task = GTAP_NO_TASK, ntask = 0, cur = 0, active = 0;
     if (w == 0) { /* the master warp holds the root; ctl->active starts at 1 for it */
@@ -232,14 +232,16 @@ static __device__ __noinline__ void gtap_thread_scheduler(void)
             wk.fn_state = gtap_header(my_task)->fn_state;
 #endif
             GTAP_DEBUG_CHECK_RUNNABLE(my_task, wk.fn_state, w, lane); /* J6, P6 */
+            gtap_watch_begin(w * 32 + lane, st.batches, wk.fn_state); /* WD1 */
             gtapgen_dispatch(&wk, wk.fn_state & 0xffffu, my_task);
+            gtap_watch_end(w * 32 + lane, st.batches);
             if (early) {
                 if (!wk.suspended)
                     gtap_thread_complete<kNode>(&wk, my_task, &f1, &f2);
                 gtap_early_finish(&pol->early, sh, w, lane, ntask, wk.pushed);
             }
         }
-        gtap_thread_run_warp_task(ts, &wk, w, lane, warp_runner, my_task);
+        gtap_thread_run_warp_task(ts, &wk, w, lane, warp_runner, my_task, st.batches);
         __syncwarp(); /* every segment returned: children may now be completed or kept */
 
         /* Step 4: completion (J3, J4); records released. */
@@ -271,6 +273,7 @@ static __device__ __noinline__ void gtap_thread_scheduler(void)
     gtap_policies_stats(pol, &st);
     if (lane == 0)
         gtap_spread_mark(&pol->spread, 0); /* an aborted run may leave a busy warp; reset clears it too */
+    gtap_watch_leave(w * 32 + lane);
     gtap_sched_exit(w, nworkers, lane, &st);
     GTAP_PROFILE_FLUSH(lane == 0, w);
 }

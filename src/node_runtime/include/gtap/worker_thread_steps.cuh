@@ -11,6 +11,7 @@
 #include "gtap/join.cuh"
 #include "gtap/policies.cuh"
 #include "gtap/sched.cuh"
+#include "gtap/watch.cuh"
 #include "gtap/worker_shared.cuh"
 
 #define GTAP_FULL_MASK 0xffffffffu
@@ -469,19 +470,15 @@ GTAP_DEV int32_t gtap_thread_begin_iteration(gtap_warp_sh *sh, uint32_t w, uint3
 }
 
 /* After step 5, every 16th iteration (an abort is rare), warp-collective: does the run
- * abort? A node's workers also report their progress for the agent's status counters and
- * the watchdog. */
+ * abort? The warp also reports its progress (WD2: the progress report, a node's agent and
+ * the distributed watchdog read it). */
 template <bool kNode>
 GTAP_DEV uint32_t gtap_thread_poll_abort(uint32_t w, uint32_t lane, const gtap_stats_local *st)
 {
     if ((st->batches & 15) != 0)
         return 0;
-#if defined(GTAP_DISTRIBUTED)
-    if (kNode && lane == 0)
-        *(volatile unsigned long long *)&gtap_dev.stats[w].tasks = st->tasks;
-#else
-    (void)w;
-#endif
+    if (lane == 0)
+        gtap_watch_progress(w, st->tasks);
     uint32_t stop = 0;
     if (lane == 0)
         stop = gtap_ld_relaxed_u32(&gtap_dev.ctl->terminate) == GTAP_RUN_ABORT;

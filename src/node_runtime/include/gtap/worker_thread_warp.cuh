@@ -19,6 +19,7 @@
 
 #include "gtap/debug.cuh"
 #include "gtap/device.cuh"
+#include "gtap/watch.cuh"
 
 /* The lane of the calling thread in its warp: in a warp task, which of the 32 copies of the
  * task's locals it holds (GTAP_WARP_LANE) and which lane it is for warp collectives. */
@@ -69,15 +70,17 @@ GTAP_DEV int gtap_thread_holds_warp_task(const gtap_worker *wk, uint32_t lane, u
  * step 4 completes it like a thread task (W1): suspended if it ended in a join, else with the
  * children every lane spawned since its last join as detached children (J4). */
 GTAP_DEV void gtap_thread_run_warp_task(gtap_thread_sh *ts, gtap_worker *wk, uint32_t w, uint32_t lane,
-                                        uint32_t runner, uint32_t my_task)
+                                        uint32_t runner, uint32_t my_task, unsigned long long iteration)
 {
     if (runner == GTAP_NO_WARP_RUNNER)
         return;
     __syncwarp(); /* the thread tasks' segments returned: the whole warp enters the warp task */
     const uint32_t t = __shfl_sync(GTAP_FULL_MASK, my_task, runner);
     gtap_worker ww = {ts, w, __shfl_sync(GTAP_FULL_MASK, wk->fn_state, runner), 0, 0, 0};
-    if (lane == runner)
+    if (lane == runner) {
         GTAP_DEBUG_CHECK_RUNNABLE(t, ww.fn_state, w, lane); /* J6, P6 */
+        gtap_watch_begin(w * 32 + lane, iteration, ww.fn_state); /* WD1: the runner lane's word */
+    }
     gtapgen_dispatch_warp(&ww, ww.fn_state & 0xffffu, t);
     /* W3: wait until every lane's segment returned, in shared memory rather than with a
      * __syncwarp: a lane still at a taskwait that others skipped (the run then aborts) waits
@@ -87,6 +90,8 @@ GTAP_DEV void gtap_thread_run_warp_task(gtap_thread_sh *ts, gtap_worker *wk, uin
     while (*(volatile uint32_t *)&meet->returned < 32u)
         __nanosleep(32);
     __syncwarp(); /* every lane is here */
+    if (lane == runner)
+        gtap_watch_end(w * 32 + lane, iteration);
     if (lane == 0)
         *meet = (gtap_warp_meet){0, 0, 0, 0};
     __syncwarp(); /* cleared before the next warp task's lanes count */
@@ -195,7 +200,7 @@ GTAP_API int gtap_warp_task_join(gtap_worker *w, gtap_task t, int resume_state, 
 #define GTAP_NO_WARP_RUNNER 32u
 #define gtap_thread_warp_select(sh, wk, w, lane, ntask, cur, my_task) GTAP_NO_WARP_RUNNER
 #define gtap_thread_holds_warp_task(wk, lane, ntask) 0
-#define gtap_thread_run_warp_task(ts, wk, w, lane, runner, my_task) ((void)0)
+#define gtap_thread_run_warp_task(ts, wk, w, lane, runner, my_task, iteration) ((void)0)
 #endif /* GTAPGEN_HAS_WARP_FUNCTIONS */
 
 #endif /* GTAP_WORKER_THREAD_WARP_CUH */

@@ -1,0 +1,360 @@
+/* watchdog.c - the single-GPU watchdog (GTAP_WATCHDOG_S) and progress report (GTAP_PROGRESS),
+ * docs/debug.md WD1-WD4.
+ *
+ * With either knob set, gtap_initialize starts a host thread that reads the workers' watch
+ * words (gtap/watch.cuh) and progress counters every 0.1 s, with copies on a non-blocking
+ * stream of its own that run beside the task kernel. It needs nothing from the program: a
+ * launch waited for with gtap_synchronize, cudaDeviceSynchronize or a stream is watched
+ * alike (WD4), so are paper-style <<<...>>> launches. With both knobs off there is no thread
+ * and nothing is read.
+ */
+#define _POSIX_C_SOURCE 200809L
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <cuda_runtime_api.h>
+
+#include "gtap/host.h"
+#include "host_internal.h"
+
+/* How often the words are read (and the watchdog's clock looked at). */
+#define WATCH_READ_NS 100000000L
+/* Workers listed by name in the watchdog's report; the rest are counted. */
+#define WATCH_LIST_MAX 16
+
+typedef struct watch_state {
+    double watchdog_s, progress_s;
+    pthread_t thread;
+    pthread_mutex_t lock;        /* guards stop */
+    int stop, started;
+    cudaStream_t stream;         /* non-blocking: its copies run beside the kernel */
+    size_t nwords;               /* watch words: workers x 32 (thread mode) or x 1 */
+    unsigned long long *words;   /* pinned copies of the device's watch words */
+    gtap_worker_stats *stats;    /* and of the workers' counters */
+    gtap_deque *deques;          /* and of the deques (read when the watchdog fires) */
+    unsigned long long *seen;    /* each word as it last changed */
+    double *since;               /* and when (host clock, s) */
+} watch_state;
+
+static watch_state watch;
+
+static double now_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+/* A number of seconds >= 0 (0 or unset: off). Returns 0, or -1 after a message. */
+static int env_seconds(const char *name, double *out)
+{
+    const char *v = getenv(name);
+    char *end = NULL;
+    *out = 0;
+    if (!v || !*v)
+        return 0;
+    const double x = strtod(v, &end);
+    if (end == v || *end || !(x >= 0) || x > 1e9) {
+        fprintf(stderr, "gtap: error: %s=%s is not a number of seconds (0 turns it off)\n", name, v);
+        return -1;
+    }
+    *out = x;
+    return 0;
+}
+
+int gtap_host_watch_parse(void)
+{
+    if (env_seconds("GTAP_WATCHDOG_S", &watch.watchdog_s) || env_seconds("GTAP_PROGRESS", &watch.progress_s))
+        return cudaErrorInvalidValue;
+    return cudaSuccess;
+}
+
+size_t gtap_host_watch_words(const gtap_dev_state *s)
+{
+    return (size_t)s->max_workers * (s->mode == GTAP_MODE_THREAD ? 32u : 1u);
+}
+
+static uint32_t slots_per_worker(void)
+{
+    return gtap_rt.state.mode == GTAP_MODE_THREAD ? 32u : 1u;
+}
+
+static int word_running(unsigned long long word)
+{
+    return word != GTAP_WATCH_LEFT;
+}
+
+static uint32_t word_fn(unsigned long long word)
+{
+    return (uint32_t)(word & 0xffffffffu) - 1u; /* valid when the low half is not 0 */
+}
+
+static int word_in_task(unsigned long long word)
+{
+    return word_running(word) && (word & 0xffffffffu) != 0;
+}
+
+static const char *fn_name(uint32_t fn)
+{
+    const gtap_program_desc *p = gtap_rt.prog;
+    return p && fn < p->num_functions && p->functions[fn].name ? p->functions[fn].name : "?";
+}
+
+/* Copies the words and counters (and with deques, the deques and control words) as they are
+ * now. The kernel may be writing them: every word is a snapshot of its own (WD3). */
+static cudaError_t read_device(int deques, gtap_ctl *ctl)
+{
+    const gtap_dev_state *s = &gtap_rt.state;
+    cudaError_t e = cudaMemcpyAsync(watch.words, s->watch, watch.nwords * sizeof *watch.words,
+                                    cudaMemcpyDeviceToHost, watch.stream);
+    if (e == cudaSuccess)
+        e = cudaMemcpyAsync(watch.stats, s->stats, (size_t)s->max_workers * sizeof *watch.stats,
+                            cudaMemcpyDeviceToHost, watch.stream);
+    if (e == cudaSuccess && deques)
+        e = cudaMemcpyAsync(watch.deques, s->deques, (size_t)s->max_workers * s->num_queues * sizeof *watch.deques,
+                            cudaMemcpyDeviceToHost, watch.stream);
+    if (e == cudaSuccess && ctl)
+        e = cudaMemcpyAsync(ctl, s->ctl, sizeof *ctl, cudaMemcpyDeviceToHost, watch.stream);
+    if (e == cudaSuccess)
+        e = cudaStreamSynchronize(watch.stream);
+    return e;
+}
+
+/* Notes when each word changed (on the host's clock: the device's timer has no known
+ * relation to it). Returns whether any word changed; counts the words of workers in the
+ * scheduler loop and of lanes (blocks) in a task. */
+static int note_words(double t, uint32_t *running, uint32_t *in_task)
+{
+    int changed = 0;
+    *running = *in_task = 0;
+    for (size_t k = 0; k < watch.nwords; k++) {
+        const unsigned long long word = watch.words[k];
+        *running += word_running(word);
+        *in_task += word_in_task(word);
+        if (word != watch.seen[k]) {
+            watch.seen[k] = word;
+            watch.since[k] = t;
+            changed = 1;
+        }
+    }
+    return changed;
+}
+
+/* Segments the workers reported (WD2: every 16th iteration, so up to 15 behind each). */
+static unsigned long long reported_segments(void)
+{
+    unsigned long long sum = 0;
+    for (uint32_t w = 0; w < gtap_rt.state.max_workers; w++)
+        sum += watch.stats[w].tasks;
+    return sum;
+}
+
+/* The slot of worker w that has been in its segment longest; -1 if none is in one. */
+static long long oldest_slot(uint32_t w)
+{
+    const uint32_t per = slots_per_worker();
+    long long best = -1;
+    for (uint32_t k = w * per; k < (w + 1) * per; k++)
+        if (word_in_task(watch.words[k]) && (best < 0 || watch.since[k] < watch.since[best]))
+            best = k;
+    return best;
+}
+
+/* Tasks waiting in worker w's deques (every EPAQ queue), as its counters show them. */
+static long long deque_size(uint32_t w)
+{
+    const gtap_dev_state *s = &gtap_rt.state;
+    long long n = 0;
+    if (s->sched == GTAP_SCHED_GQ)
+        return 0; /* one global queue, not per worker */
+    for (int q = 0; q < s->num_queues; q++) {
+        const gtap_deque *d = &watch.deques[(size_t)w * s->num_queues + q];
+        n += s->sched == GTAP_SCHED_CL ? (long long)(int32_t)(d->bottom - d->head) : (long long)(uint32_t)d->meta;
+    }
+    return n;
+}
+
+/* The watchdog fired: say what every worker is doing, then end the process. A task that does
+ * not return keeps the kernel running, and nothing else would end it. */
+static void watchdog_fire(double t, double quiet_s)
+{
+    const gtap_dev_state *s = &gtap_rt.state;
+    const int thread_mode = s->mode == GTAP_MODE_THREAD;
+    const char *unit = thread_mode ? "warp" : "block";
+    gtap_ctl ctl;
+    memset(&ctl, 0, sizeof ctl);
+    fflush(stdout);
+    gtap_host_report_error(); /* a device error first, if the run was aborting */
+    fprintf(stderr, "gtap: error: watchdog: no task segment began or finished for %.1f s "
+            "(GTAP_WATCHDOG_S=%g)\n", quiet_s, watch.watchdog_s);
+    if (read_device(1, &ctl) != cudaSuccess) {
+        fprintf(stderr, "gtap: watchdog: the device state cannot be read\n");
+    } else {
+        uint32_t running = 0, in_task = 0, holding = 0, listed = 0;
+        long long oldest = -1;
+        note_words(t, &running, &in_task);
+        running = 0;
+        for (uint32_t w = 0; w < s->max_workers; w++) {
+            const uint32_t per = slots_per_worker();
+            int worker_running = 0;
+            for (uint32_t k = w * per; k < (w + 1) * per; k++)
+                worker_running |= word_running(watch.words[k]);
+            running += worker_running;
+            const long long k = oldest_slot(w);
+            const long long queued = worker_running ? deque_size(w) : 0;
+            holding += queued != 0;
+            if (k >= 0 && (oldest < 0 || watch.since[k] < watch.since[oldest]))
+                oldest = k;
+            if (k < 0 && !queued)
+                continue;
+            if (listed++ >= WATCH_LIST_MAX)
+                continue;
+            fprintf(stderr, "gtap: watchdog:   %s %u: %lld queued, %llu segments run", unit, w, queued,
+                    (unsigned long long)watch.stats[w].tasks);
+            if (k >= 0) {
+                fprintf(stderr, ", in %s", fn_name(word_fn(watch.words[k])));
+                if (thread_mode)
+                    fprintf(stderr, " (lane %lld)", k % 32);
+                fprintf(stderr, " for at least %.1f s", t - watch.since[k]);
+            }
+            fprintf(stderr, "\n");
+        }
+        if (listed > WATCH_LIST_MAX)
+            fprintf(stderr, "gtap: watchdog:   (%u more %ss in a task or holding tasks)\n",
+                    listed - WATCH_LIST_MAX, unit);
+        fprintf(stderr, "gtap: watchdog: %u %ss in the scheduler loop, %u %s in a task, %u %ss hold queued "
+                "tasks; about %llu segments run; active count %d, run state %s\n", running, unit, in_task,
+                thread_mode ? "lanes" : "blocks", holding, unit, reported_segments(), ctl.active,
+                ctl.terminate == GTAP_RUN ? "running" : ctl.terminate == GTAP_RUN_DONE ? "done" : "aborting");
+        if (oldest >= 0)
+            fprintf(stderr, "gtap: watchdog: the oldest running task is %s on %s %llu, for at least %.1f s "
+                    "(a task that does not return, or one longer than GTAP_WATCHDOG_S?)\n",
+                    fn_name(word_fn(watch.words[oldest])), unit,
+                    (unsigned long long)(oldest / slots_per_worker()), t - watch.since[oldest]);
+        else
+            fprintf(stderr, "gtap: watchdog: no worker is in a task: the workers wait for tasks that "
+                    "never come (a lost task or a runtime bug: please report it)\n");
+    }
+    fprintf(stderr, "gtap: the run failed; exiting with status 1\n");
+    fflush(stderr);
+    _exit(1); /* exit handlers would wait for the kernel */
+}
+
+static int should_stop(void)
+{
+    pthread_mutex_lock(&watch.lock);
+    const int stop = watch.stop;
+    pthread_mutex_unlock(&watch.lock);
+    return stop;
+}
+
+/* WD4: a launch is watched from the first word a worker writes until every worker has left
+ * the loop; the clocks restart with each launch. */
+static void *watch_main(void *arg)
+{
+    (void)arg;
+    const struct timespec nap = {0, WATCH_READ_NS};
+    int was_running = 0;
+    double t0 = 0, last_change = 0, last_report = 0;
+    unsigned long long last_segments = 0;
+    while (!should_stop()) {
+        nanosleep(&nap, NULL);
+        if (read_device(0, NULL) != cudaSuccess)
+            break; /* a faulted context: the program's own wait reports it */
+        const double t = now_s();
+        uint32_t running, in_task;
+        const int changed = note_words(t, &running, &in_task);
+        if (!running) {
+            was_running = 0;
+            continue;
+        }
+        if (!was_running) {
+            was_running = 1;
+            t0 = last_change = last_report = t;
+            last_segments = 0;
+        }
+        if (changed)
+            last_change = t;
+        if (watch.progress_s > 0 && t - last_report >= watch.progress_s) {
+            const unsigned long long segments = reported_segments();
+            const unsigned long long delta = segments > last_segments ? segments - last_segments : 0;
+            fprintf(stderr, "gtap: progress: %.1f s: about %llu task segments (%.3g per second), %u %s in a "
+                    "task\n", t - t0, segments, delta / (t - last_report), in_task,
+                    gtap_rt.state.mode == GTAP_MODE_THREAD ? "lanes" : "blocks");
+            last_segments = segments;
+            last_report = t;
+        }
+        if (watch.watchdog_s > 0 && t - last_change >= watch.watchdog_s)
+            watchdog_fire(t, t - last_change);
+    }
+    return NULL;
+}
+
+int gtap_host_watch_start(void)
+{
+    const gtap_dev_state *s = &gtap_rt.state;
+    if (watch.watchdog_s <= 0 && watch.progress_s <= 0)
+        return cudaSuccess;
+    watch.nwords = gtap_host_watch_words(s);
+    cudaError_t e = cudaStreamCreateWithFlags(&watch.stream, cudaStreamNonBlocking);
+    if (e == cudaSuccess)
+        e = cudaMallocHost((void **)&watch.words, watch.nwords * sizeof *watch.words);
+    if (e == cudaSuccess)
+        e = cudaMallocHost((void **)&watch.stats, (size_t)s->max_workers * sizeof *watch.stats);
+    if (e == cudaSuccess)
+        e = cudaMallocHost((void **)&watch.deques, (size_t)s->max_workers * s->num_queues * sizeof *watch.deques);
+    if (e == cudaSuccess) {
+        watch.seen = (unsigned long long *)malloc(watch.nwords * sizeof *watch.seen);
+        watch.since = (double *)calloc(watch.nwords, sizeof *watch.since);
+        if (!watch.seen || !watch.since)
+            e = cudaErrorMemoryAllocation;
+        else
+            memset(watch.seen, 0xff, watch.nwords * sizeof *watch.seen); /* GTAP_WATCH_LEFT */
+    }
+    if (e == cudaSuccess) {
+        pthread_mutex_init(&watch.lock, NULL);
+        watch.stop = 0;
+        if (pthread_create(&watch.thread, NULL, watch_main, NULL) != 0)
+            e = cudaErrorUnknown;
+        else
+            watch.started = 1;
+    }
+    if (e != cudaSuccess) {
+        fprintf(stderr, "gtap: error: cannot start the watchdog (GTAP_WATCHDOG_S / GTAP_PROGRESS): %s\n",
+                cudaGetErrorString(e));
+        gtap_host_watch_stop();
+    }
+    return e;
+}
+
+void gtap_host_watch_stop(void)
+{
+    if (watch.started) {
+        pthread_mutex_lock(&watch.lock);
+        watch.stop = 1;
+        pthread_mutex_unlock(&watch.lock);
+        pthread_join(watch.thread, NULL);
+        pthread_mutex_destroy(&watch.lock);
+        watch.started = 0;
+    }
+    if (watch.words)
+        cudaFreeHost(watch.words);
+    if (watch.stats)
+        cudaFreeHost(watch.stats);
+    if (watch.deques)
+        cudaFreeHost(watch.deques);
+    if (watch.stream)
+        cudaStreamDestroy(watch.stream);
+    free(watch.seen);
+    free(watch.since);
+    watch.words = NULL;
+    watch.stats = NULL;
+    watch.deques = NULL;
+    watch.stream = NULL;
+    watch.seen = NULL;
+    watch.since = NULL;
+}
