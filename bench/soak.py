@@ -17,6 +17,9 @@ daemon runs) and the direct-steal knob. Each run is one process, classified as
     WRONG        the app's check failed
     HANG         no exit within --hang-s seconds (default 120; the process group is killed),
                  or a watchdog ended it (single-GPU runs set GTAP_WATCHDOG_S to a third of it)
+    SLOW         killed at --hang-s while its progress report (single-GPU runs set
+                 GTAP_PROGRESS to a tenth of it) still counted new task segments: a problem
+                 too large for its grid and time, not a stuck run (replay it with more time)
     CRASH        a signal, a CUDA fault, or a non-zero exit without a runtime message
 
 Writes DIR/soak.csv (run, class, seconds, rc, command with its environment), DIR/soak.log (the
@@ -31,6 +34,7 @@ import concurrent.futures
 import csv
 import os
 import random
+import re
 import signal
 import subprocess
 import sys
@@ -255,8 +259,13 @@ FAULTS = ("illegal memory access", "misaligned address", "illegal instruction", 
 def classify(rc, out, hung):
     # a watchdog that fired (the single-GPU one's or the distributed layer's) ended a hang and
     # printed where it was: still a hang
-    if hung or "watchdog: no " in out:
+    if "watchdog: no " in out:
         return "HANG"
+    if hung:
+        # killed at --hang-s: a single-GPU run whose progress report still counted segments in
+        # its last two lines was working, not stuck
+        counts = [int(m) for m in re.findall(r"^gtap: progress: .*? about (\d+) task segments", out, re.M)]
+        return "SLOW" if len(counts) >= 2 and counts[-1] > counts[-2] else "HANG"
     if rc < 0 or rc >= 128 or any(f in out for f in FAULTS):
         return "CRASH"
     wrong = ("check: FAIL" in out or "\nFAIL" in "\n" + out or "MISMATCH" in out or "WRONG" in out)
@@ -316,6 +325,7 @@ def main():
         name, env, cmd = draw(random.Random(a.seed * 1000003 + i), a.build, host)
         if not host and not a.mpi:  # a hang then says where it was (docs/debug.md, "Watchdog")
             env["GTAP_WATCHDOG_S"] = "%g" % max(5.0, a.hang_s / 3)
+            env["GTAP_PROGRESS"] = "%g" % max(1.0, a.hang_s / 10)
         return name, env, cmd
 
     if a.replay >= 0:
@@ -361,7 +371,7 @@ def main():
                     counts[c] = counts.get(c, 0) + 1
                     per_app.setdefault(name, {}).setdefault(c, 0)
                     per_app[name][c] += 1
-    classes = ["PASS", "NAMED_ERROR", "WRONG", "HANG", "CRASH"]
+    classes = ["PASS", "NAMED_ERROR", "WRONG", "HANG", "CRASH", "SLOW"]
     with open(os.path.join(a.out, "summary.txt"), "w") as fs:
         head = "soak: %d runs (seed %d, %s%s): %s" % (i, a.seed, a.target, ", mpi" if a.mpi else "",
                                                        ", ".join("%s %d" % (k, counts.get(k, 0)) for k in classes))

@@ -346,17 +346,19 @@ GTAP_DEV void gtap_block_begin_segment(gtap_block_sh *sh, uint32_t b)
     gtap_mag_balance_one(&sh->mag, b);
     sh->fn_state = gtap_header(sh->task)->fn_state;
     GTAP_DEBUG_CHECK_RUNNABLE(sh->task, sh->fn_state, b, 0); /* J6, P6 */
+    gtap_watch_begin(b, sh->fn_state); /* WD1 */
     gtap_bq_refresh(sh, b);
     sh->suspended = 0;
     sh->mag_before = sh->mag.n;
 }
 
 /* Step 3: completes the task unless it suspended (J3, J4), publishes its children, and
- * polls for an abort (sh->stop). A node's blocks also report their progress every 16
- * segments, for the agent's status counters and the watchdog. */
+ * polls for an abort (sh->stop). The block also reports its progress every 16 segments
+ * (WD2: the progress report, a node's agent and the distributed watchdog read it). */
 template <bool kNode>
 GTAP_DEV void gtap_block_end_segment(gtap_block_sh *sh, uint32_t b, gtap_stats_local *st)
 {
+    gtap_watch_end(b, st->batches + 1); /* WD1 */
     gtap_mag_note_demand(&sh->mag, sh->mag_before);
     if (sh->mag.n < 0)
         sh->mag.n = 0; /* failed fast-path allocations of step 2 */
@@ -365,7 +367,7 @@ GTAP_DEV void gtap_block_end_segment(gtap_block_sh *sh, uint32_t b, gtap_stats_l
     gtap_block_publish(sh, b);
     st->batches++;
     st->tasks++;
-    if ((st->batches & 15) == 0) /* WD2: the progress report, a node's agent */
+    if ((st->batches & 15) == 0)
         gtap_watch_progress(b, st->tasks);
     sh->stop = gtap_ld_relaxed_u32(&gtap_dev.ctl->terminate) == GTAP_RUN_ABORT;
 }
@@ -388,12 +390,11 @@ static __device__ __noinline__ void gtap_block_scheduler(void)
 #if defined(GTAP_DISTRIBUTED)
     holds_root = !kNode || gtap_nh_holds_root(); /* other ranks: the work comes by steals */
 #endif
-    if (tid == 0) { /* WD4, and this launch's progress counter (WD2; a node's agent sums them) */
-        gtap_watch_enter(b);
-        gtap_watch_progress(b, 0);
-    }
-    if (tid == 0)
+    if (tid == 0) {
         gtap_block_init(sh, b, holds_root);
+        gtap_watch_enter(b);       /* WD4 */
+        gtap_watch_progress(b, 0); /* this launch's count (WD2; a node's agent sums them) */
+    }
     __syncthreads(); /* the block's state is set before any thread reads it */
 
     gtap_sched_rng rng = gtap_sched_rng_init(b, lane);
@@ -427,8 +428,6 @@ static __device__ __noinline__ void gtap_block_scheduler(void)
         wk.sh = sh;
         wk.block = b;
         wk.fn_state = sh->fn_state;
-        if (tid == 0)
-            gtap_watch_begin(b, st.batches, wk.fn_state); /* WD1 */
         gtapgen_dispatch(&wk, wk.fn_state & 0xffffu, sh->task);
         /* Release: every thread's stores to child records and ring slots, before thread 0
          * publishes them or completes the task. */
@@ -436,10 +435,8 @@ static __device__ __noinline__ void gtap_block_scheduler(void)
         __syncthreads();
 
         /* Step 3: complete and publish (thread 0). */
-        if (tid == 0) {
-            gtap_watch_end(b, st.batches);
+        if (tid == 0)
             gtap_block_end_segment<kNode>(sh, b, &st);
-        }
         GTAP_PROFILE_END(tid == 0, b, 1u);
         __syncthreads(); /* sh->stop and the next task are seen by every thread */
         if (sh->stop)

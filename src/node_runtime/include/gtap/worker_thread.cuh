@@ -232,9 +232,9 @@ static __device__ __noinline__ void gtap_thread_scheduler(void)
             wk.fn_state = gtap_header(my_task)->fn_state;
 #endif
             GTAP_DEBUG_CHECK_RUNNABLE(my_task, wk.fn_state, w, lane); /* J6, P6 */
-            gtap_watch_begin(w * 32 + lane, st.batches, wk.fn_state); /* WD1 */
+            gtap_watch_begin(w * 32 + lane, wk.fn_state); /* WD1 */
             gtapgen_dispatch(&wk, wk.fn_state & 0xffffu, my_task);
-            gtap_watch_end(w * 32 + lane, st.batches);
+            gtap_watch_end(w * 32 + lane, st.batches + 1);
             if (early) {
                 if (!wk.suspended)
                     gtap_thread_complete<kNode>(&wk, my_task, &f1, &f2);
