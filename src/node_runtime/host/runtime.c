@@ -192,7 +192,10 @@ int gtap_host_init(const gtap_config_t *cfg, const gtap_program_desc *prog, int 
     GTAP_DEV_ALLOC(s.ctl, sizeof(gtap_ctl));
     GTAP_DEV_ALLOC(s.root_result, 256);
     GTAP_DEV_ALLOC(s.stats, (size_t)workers * sizeof(gtap_worker_stats));
-    GTAP_DEV_ALLOC(s.watch, gtap_host_watch_words(&s) * sizeof(unsigned long long));
+    GTAP_DEV_ALLOC(s.watch_worker, (size_t)workers * sizeof(unsigned long long));
+    s.watch_tasks = cfg->watch_tasks;
+    if (s.watch_tasks)
+        GTAP_DEV_ALLOC(s.watch, gtap_host_watch_words(&s) * sizeof(unsigned long long));
     if (s.spread)
         GTAP_DEV_ALLOC(s.sm_busy, (size_t)GTAP_MAX_SMS * sizeof(unsigned long long));
     if (cfg->sched == GTAP_SCHED_GQ) {
@@ -257,7 +260,7 @@ void gtap_host_free_all(void)
     gtap_host_watch_stop(); /* it reads what is freed here */
     void *ptrs[] = {s->records, s->deques, s->rings, s->pool_stack, s->pool_workers, s->ctl,
                     s->root_result, s->stats, s->gq, s->gq_ring, s->profile, s->profile_count,
-                    s->sm_busy, s->watch};
+                    s->sm_busy, s->watch_worker, s->watch};
     for (size_t i = 0; i < sizeof ptrs / sizeof ptrs[0]; i++)
         if (ptrs[i])
             cudaFree(ptrs[i]);
@@ -296,7 +299,9 @@ int gtap_host_reset(void)
     GTAP_CHECK_RESET(cudaMemcpy(s->ctl, &ctl, sizeof ctl, cudaMemcpyHostToDevice));
     GTAP_CHECK_RESET(cudaMemset(s->stats, 0, (size_t)workers * sizeof(gtap_worker_stats)));
     /* every worker out of the loop (GTAP_WATCH_LEFT): one stuck in an aborted run may not be */
-    GTAP_CHECK_RESET(cudaMemset(s->watch, 0xff, gtap_host_watch_words(s) * sizeof(unsigned long long)));
+    GTAP_CHECK_RESET(cudaMemset(s->watch_worker, 0xff, (size_t)workers * sizeof(unsigned long long)));
+    if (s->watch)
+        GTAP_CHECK_RESET(cudaMemset(s->watch, 0, gtap_host_watch_words(s) * sizeof(unsigned long long)));
     if (s->gq)
         GTAP_CHECK_RESET(cudaMemset(s->gq, 0, (size_t)nq * sizeof(gtap_gq)));
     if (s->profile_count)

@@ -1,12 +1,12 @@
 /* watchdog.c - the single-GPU watchdog (GTAP_WATCHDOG_S) and progress report (GTAP_PROGRESS),
- * docs/debug.md WD1-WD4.
+ * docs/debug.md WD1-WD5.
  *
- * With either knob set, gtap_initialize starts a host thread that reads the workers' watch
- * words (gtap/watch.cuh) and progress counters every 0.1 s, with copies on a non-blocking
- * stream of its own that run beside the task kernel. It needs nothing from the program: a
- * launch waited for with gtap_synchronize, cudaDeviceSynchronize or a stream is watched
- * alike (WD4), so are paper-style <<<...>>> launches. With both knobs off there is no thread
- * and nothing is read.
+ * With either knob set, gtap_initialize starts a host thread that reads the workers' state
+ * words, progress counters and (GTAP_WATCH_TASKS builds) segment words (gtap/watch.cuh) every
+ * 0.1 s, with copies on a non-blocking stream of its own that run beside the task kernel. It
+ * needs nothing from the program: a launch waited for with gtap_synchronize,
+ * cudaDeviceSynchronize or a stream is watched alike (WD5), so are paper-style <<<...>>>
+ * launches. With both knobs off there is no thread and nothing is read.
  */
 #define _POSIX_C_SOURCE 200809L
 #include <pthread.h>
@@ -32,12 +32,14 @@ typedef struct watch_state {
     pthread_mutex_t lock;        /* guards stop */
     int stop, started;
     cudaStream_t stream;         /* non-blocking: its copies run beside the kernel */
-    size_t nwords;               /* watch words: workers x 32 (thread mode) or x 1 */
-    unsigned long long *words;   /* pinned copies of the device's watch words */
-    gtap_worker_stats *stats;    /* and of the workers' counters */
-    gtap_deque *deques;          /* and of the deques (read when the watchdog fires) */
-    unsigned long long *seen;    /* each word as it last changed */
-    double *since;               /* and when (host clock, s) */
+    uint32_t workers;
+    size_t nwords;               /* segment words (GTAP_WATCH_TASKS builds), else 0 */
+    unsigned long long *state;   /* pinned copies of the workers' state words */
+    gtap_worker_stats *stats;    /* of their counters */
+    unsigned long long *words;   /* of the segment words */
+    gtap_deque *deques;          /* of the deques (read when the watchdog fires) */
+    unsigned long long *seen;    /* each state word and progress counter as it last changed: */
+    double *since;               /*   [2 * workers]; then each segment word: [nwords] */
 } watch_state;
 
 static watch_state watch;
@@ -83,11 +85,6 @@ static uint32_t slots_per_worker(void)
     return gtap_rt.state.mode == GTAP_MODE_THREAD ? 32u : 1u;
 }
 
-static int word_running(unsigned long long word)
-{
-    return word != GTAP_WATCH_LEFT;
-}
-
 static uint32_t word_fn(unsigned long long word)
 {
     return (uint32_t)(word & 0xffffffffu) - 1u; /* valid when the low half is not 0 */
@@ -95,7 +92,7 @@ static uint32_t word_fn(unsigned long long word)
 
 static int word_in_task(unsigned long long word)
 {
-    return word_running(word) && (word & 0xffffffffu) != 0;
+    return (word & 0xffffffffu) != 0;
 }
 
 static const char *fn_name(uint32_t fn)
@@ -105,17 +102,20 @@ static const char *fn_name(uint32_t fn)
 }
 
 /* Copies the words and counters (and with deques, the deques and control words) as they are
- * now. The kernel may be writing them: every word is a snapshot of its own (WD3). */
+ * now. The kernel may be writing them: every word is a snapshot of its own (WD4). */
 static cudaError_t read_device(int deques, gtap_ctl *ctl)
 {
     const gtap_dev_state *s = &gtap_rt.state;
-    cudaError_t e = cudaMemcpyAsync(watch.words, s->watch, watch.nwords * sizeof *watch.words,
+    cudaError_t e = cudaMemcpyAsync(watch.state, s->watch_worker, watch.workers * sizeof *watch.state,
                                     cudaMemcpyDeviceToHost, watch.stream);
     if (e == cudaSuccess)
-        e = cudaMemcpyAsync(watch.stats, s->stats, (size_t)s->max_workers * sizeof *watch.stats,
-                            cudaMemcpyDeviceToHost, watch.stream);
+        e = cudaMemcpyAsync(watch.stats, s->stats, watch.workers * sizeof *watch.stats, cudaMemcpyDeviceToHost,
+                            watch.stream);
+    if (e == cudaSuccess && watch.nwords)
+        e = cudaMemcpyAsync(watch.words, s->watch, watch.nwords * sizeof *watch.words, cudaMemcpyDeviceToHost,
+                            watch.stream);
     if (e == cudaSuccess && deques)
-        e = cudaMemcpyAsync(watch.deques, s->deques, (size_t)s->max_workers * s->num_queues * sizeof *watch.deques,
+        e = cudaMemcpyAsync(watch.deques, s->deques, (size_t)watch.workers * s->num_queues * sizeof *watch.deques,
                             cudaMemcpyDeviceToHost, watch.stream);
     if (e == cudaSuccess && ctl)
         e = cudaMemcpyAsync(ctl, s->ctl, sizeof *ctl, cudaMemcpyDeviceToHost, watch.stream);
@@ -124,22 +124,32 @@ static cudaError_t read_device(int deques, gtap_ctl *ctl)
     return e;
 }
 
-/* Notes when each word changed (on the host's clock: the device's timer has no known
- * relation to it). Returns whether any word changed; counts the words of workers in the
- * scheduler loop and of lanes (blocks) in a task. */
-static int note_words(double t, uint32_t *running, uint32_t *in_task)
+/* Notes one value's change on the host's clock (the device's timer has no known relation
+ * to it). */
+static int note(size_t k, unsigned long long v, double t)
+{
+    if (v == watch.seen[k])
+        return 0;
+    watch.seen[k] = v;
+    watch.since[k] = t;
+    return 1;
+}
+
+/* Notes every change (WD1-WD3). Returns whether anything changed; counts the workers in the
+ * scheduler loop, the busy ones and the lanes (blocks) in a segment (segment words only). */
+static int note_all(double t, uint32_t *running, uint32_t *busy, uint32_t *in_task)
 {
     int changed = 0;
-    *running = *in_task = 0;
+    *running = *busy = *in_task = 0;
+    for (uint32_t w = 0; w < watch.workers; w++) {
+        *running += watch.state[w] != GTAP_WATCH_LEFT;
+        *busy += watch.state[w] == GTAP_WATCH_BUSY;
+        changed |= note(w, watch.state[w], t);
+        changed |= note(watch.workers + w, watch.stats[w].tasks, t);
+    }
     for (size_t k = 0; k < watch.nwords; k++) {
-        const unsigned long long word = watch.words[k];
-        *running += word_running(word);
-        *in_task += word_in_task(word);
-        if (word != watch.seen[k]) {
-            watch.seen[k] = word;
-            watch.since[k] = t;
-            changed = 1;
-        }
+        *in_task += word_in_task(watch.words[k]);
+        changed |= note(2 * (size_t)watch.workers + k, watch.words[k], t);
     }
     return changed;
 }
@@ -148,19 +158,31 @@ static int note_words(double t, uint32_t *running, uint32_t *in_task)
 static unsigned long long reported_segments(void)
 {
     unsigned long long sum = 0;
-    for (uint32_t w = 0; w < gtap_rt.state.max_workers; w++)
+    for (uint32_t w = 0; w < watch.workers; w++)
         sum += watch.stats[w].tasks;
     return sum;
 }
 
-/* The slot of worker w that has been in its segment longest; -1 if none is in one. */
+/* Since when worker w has reported no progress (host clock). */
+static double quiet_since(uint32_t w)
+{
+    const double a = watch.since[w], b = watch.since[watch.workers + w];
+    return a > b ? a : b;
+}
+
+/* The segment word of worker w that has named its function longest; -1 if none does. */
 static long long oldest_slot(uint32_t w)
 {
     const uint32_t per = slots_per_worker();
     long long best = -1;
-    for (uint32_t k = w * per; k < (w + 1) * per; k++)
-        if (word_in_task(watch.words[k]) && (best < 0 || watch.since[k] < watch.since[best]))
+    if (!watch.nwords)
+        return -1;
+    for (uint32_t k = w * per; k < (w + 1) * per; k++) {
+        const size_t at = 2 * (size_t)watch.workers + k;
+        if (word_in_task(watch.words[k]) &&
+            (best < 0 || watch.since[at] < watch.since[2 * (size_t)watch.workers + (size_t)best]))
             best = k;
+    }
     return best;
 }
 
@@ -189,55 +211,59 @@ static void watchdog_fire(double t, double quiet_s)
     memset(&ctl, 0, sizeof ctl);
     fflush(stdout);
     gtap_host_report_error(); /* a device error first, if the run was aborting */
-    fprintf(stderr, "gtap: error: watchdog: no task segment began or finished for %.1f s "
-            "(GTAP_WATCHDOG_S=%g)\n", quiet_s, watch.watchdog_s);
+    fprintf(stderr, "gtap: error: watchdog: no progress for %.1f s (GTAP_WATCHDOG_S=%g)\n", quiet_s,
+            watch.watchdog_s);
     if (read_device(1, &ctl) != cudaSuccess) {
         fprintf(stderr, "gtap: watchdog: the device state cannot be read\n");
     } else {
-        uint32_t running = 0, in_task = 0, holding = 0, listed = 0;
-        long long oldest = -1;
-        note_words(t, &running, &in_task);
-        running = 0;
-        for (uint32_t w = 0; w < s->max_workers; w++) {
-            const uint32_t per = slots_per_worker();
-            int worker_running = 0;
-            for (uint32_t k = w * per; k < (w + 1) * per; k++)
-                worker_running |= word_running(watch.words[k]);
-            running += worker_running;
+        uint32_t running, busy, in_task, holding = 0, listed = 0;
+        long long oldest_worker = -1, oldest = -1;
+        note_all(t, &running, &busy, &in_task);
+        for (uint32_t w = 0; w < watch.workers; w++) {
+            if (watch.state[w] == GTAP_WATCH_LEFT)
+                continue;
+            const int is_busy = watch.state[w] == GTAP_WATCH_BUSY;
             const long long k = oldest_slot(w);
-            const long long queued = worker_running ? deque_size(w) : 0;
+            const long long queued = deque_size(w);
             holding += queued != 0;
-            if (k >= 0 && (oldest < 0 || watch.since[k] < watch.since[oldest]))
+            if (is_busy && (oldest_worker < 0 || quiet_since(w) < quiet_since((uint32_t)oldest_worker)))
+                oldest_worker = w;
+            if (k >= 0 && (oldest < 0 || watch.since[2 * (size_t)watch.workers + k] <
+                                             watch.since[2 * (size_t)watch.workers + oldest]))
                 oldest = k;
-            if (k < 0 && !queued)
+            if (!is_busy && !queued)
                 continue;
             if (listed++ >= WATCH_LIST_MAX)
                 continue;
-            fprintf(stderr, "gtap: watchdog:   %s %u: %lld queued, %llu segments run", unit, w, queued,
-                    (unsigned long long)watch.stats[w].tasks);
+            fprintf(stderr, "gtap: watchdog:   %s %u: %s, %lld queued, %llu segments reported, none for at least "
+                    "%.1f s", unit, w, is_busy ? "busy" : "idle", queued, (unsigned long long)watch.stats[w].tasks,
+                    t - quiet_since(w));
             if (k >= 0) {
-                fprintf(stderr, ", in %s", fn_name(word_fn(watch.words[k])));
+                fprintf(stderr, "; in %s", fn_name(word_fn(watch.words[k])));
                 if (thread_mode)
                     fprintf(stderr, " (lane %lld)", k % 32);
-                fprintf(stderr, " for at least %.1f s", t - watch.since[k]);
             }
             fprintf(stderr, "\n");
         }
         if (listed > WATCH_LIST_MAX)
-            fprintf(stderr, "gtap: watchdog:   (%u more %ss in a task or holding tasks)\n",
-                    listed - WATCH_LIST_MAX, unit);
-        fprintf(stderr, "gtap: watchdog: %u %ss in the scheduler loop, %u %s in a task, %u %ss hold queued "
-                "tasks; about %llu segments run; active count %d, run state %s\n", running, unit, in_task,
-                thread_mode ? "lanes" : "blocks", holding, unit, reported_segments(), ctl.active,
-                ctl.terminate == GTAP_RUN ? "running" : ctl.terminate == GTAP_RUN_DONE ? "done" : "aborting");
+            fprintf(stderr, "gtap: watchdog:   (%u more %ss busy or holding tasks)\n", listed - WATCH_LIST_MAX, unit);
+        fprintf(stderr, "gtap: watchdog: %u %ss in the scheduler loop, %u busy, %u hold queued tasks; about %llu "
+                "segments run; active count %d, run state %s\n", running, unit, busy, holding, reported_segments(),
+                ctl.active, ctl.terminate == GTAP_RUN ? "running" : ctl.terminate == GTAP_RUN_DONE ? "done" : "aborting");
         if (oldest >= 0)
             fprintf(stderr, "gtap: watchdog: the oldest running task is %s on %s %llu, for at least %.1f s "
                     "(a task that does not return, or one longer than GTAP_WATCHDOG_S?)\n",
-                    fn_name(word_fn(watch.words[oldest])), unit,
-                    (unsigned long long)(oldest / slots_per_worker()), t - watch.since[oldest]);
+                    fn_name(word_fn(watch.words[oldest])), unit, (unsigned long long)(oldest / slots_per_worker()),
+                    t - watch.since[2 * (size_t)watch.workers + oldest]);
+        else if (oldest_worker >= 0)
+            fprintf(stderr, "gtap: watchdog: %s %lld has been busy without progress for at least %.1f s: a task "
+                    "that does not return, or %s longer than GTAP_WATCHDOG_S / 16 (a build with "
+                    "-DGTAP_WATCH_TASKS=1 names the task of every %s)\n", unit, oldest_worker,
+                    t - quiet_since((uint32_t)oldest_worker), thread_mode ? "iterations" : "segments",
+                    thread_mode ? "lane" : "block");
         else
-            fprintf(stderr, "gtap: watchdog: no worker is in a task: the workers wait for tasks that "
-                    "never come (a lost task or a runtime bug: please report it)\n");
+            fprintf(stderr, "gtap: watchdog: no worker is busy: the workers wait for tasks that never come "
+                    "(a lost task or a runtime bug: please report it)\n");
     }
     fprintf(stderr, "gtap: the run failed; exiting with status 1\n");
     fflush(stderr);
@@ -252,8 +278,8 @@ static int should_stop(void)
     return stop;
 }
 
-/* WD4: a launch is watched from the first word a worker writes until every worker has left
- * the loop; the clocks restart with each launch. */
+/* WD5: a launch is watched from the first state word a worker writes until every worker has
+ * left the loop; the clocks start again with each launch. */
 static void *watch_main(void *arg)
 {
     (void)arg;
@@ -266,8 +292,8 @@ static void *watch_main(void *arg)
         if (read_device(0, NULL) != cudaSuccess)
             break; /* a faulted context: the program's own wait reports it */
         const double t = now_s();
-        uint32_t running, in_task;
-        const int changed = note_words(t, &running, &in_task);
+        uint32_t running, busy, in_task;
+        const int changed = note_all(t, &running, &busy, &in_task);
         if (!running) {
             was_running = 0;
             continue;
@@ -282,9 +308,9 @@ static void *watch_main(void *arg)
         if (watch.progress_s > 0 && t - last_report >= watch.progress_s) {
             const unsigned long long segments = reported_segments();
             const unsigned long long delta = segments > last_segments ? segments - last_segments : 0;
-            fprintf(stderr, "gtap: progress: %.1f s: about %llu task segments (%.3g per second), %u %s in a "
-                    "task\n", t - t0, segments, delta / (t - last_report), in_task,
-                    gtap_rt.state.mode == GTAP_MODE_THREAD ? "lanes" : "blocks");
+            fprintf(stderr, "gtap: progress: %.1f s: about %llu task segments (%.3g per second), %u of %u %ss "
+                    "busy\n", t - t0, segments, delta / (t - last_report), busy, running,
+                    gtap_rt.state.mode == GTAP_MODE_THREAD ? "warp" : "block");
             last_segments = segments;
             last_report = t;
         }
@@ -299,21 +325,26 @@ int gtap_host_watch_start(void)
     const gtap_dev_state *s = &gtap_rt.state;
     if (watch.watchdog_s <= 0 && watch.progress_s <= 0)
         return cudaSuccess;
-    watch.nwords = gtap_host_watch_words(s);
+    watch.workers = s->max_workers;
+    watch.nwords = s->watch ? gtap_host_watch_words(s) : 0;
+    const size_t nseen = 2 * (size_t)watch.workers + watch.nwords;
     cudaError_t e = cudaStreamCreateWithFlags(&watch.stream, cudaStreamNonBlocking);
     if (e == cudaSuccess)
+        e = cudaMallocHost((void **)&watch.state, watch.workers * sizeof *watch.state);
+    if (e == cudaSuccess)
+        e = cudaMallocHost((void **)&watch.stats, watch.workers * sizeof *watch.stats);
+    if (e == cudaSuccess && watch.nwords)
         e = cudaMallocHost((void **)&watch.words, watch.nwords * sizeof *watch.words);
     if (e == cudaSuccess)
-        e = cudaMallocHost((void **)&watch.stats, (size_t)s->max_workers * sizeof *watch.stats);
-    if (e == cudaSuccess)
-        e = cudaMallocHost((void **)&watch.deques, (size_t)s->max_workers * s->num_queues * sizeof *watch.deques);
+        e = cudaMallocHost((void **)&watch.deques, (size_t)watch.workers * s->num_queues * sizeof *watch.deques);
     if (e == cudaSuccess) {
-        watch.seen = (unsigned long long *)malloc(watch.nwords * sizeof *watch.seen);
-        watch.since = (double *)calloc(watch.nwords, sizeof *watch.since);
+        watch.seen = (unsigned long long *)calloc(nseen, sizeof *watch.seen);
+        watch.since = (double *)calloc(nseen, sizeof *watch.since);
         if (!watch.seen || !watch.since)
             e = cudaErrorMemoryAllocation;
         else
-            memset(watch.seen, 0xff, watch.nwords * sizeof *watch.seen); /* GTAP_WATCH_LEFT */
+            for (uint32_t w = 0; w < watch.workers; w++)
+                watch.seen[w] = GTAP_WATCH_LEFT; /* as gtap_reset left them */
     }
     if (e == cudaSuccess) {
         pthread_mutex_init(&watch.lock, NULL);
@@ -341,18 +372,17 @@ void gtap_host_watch_stop(void)
         pthread_mutex_destroy(&watch.lock);
         watch.started = 0;
     }
-    if (watch.words)
-        cudaFreeHost(watch.words);
-    if (watch.stats)
-        cudaFreeHost(watch.stats);
-    if (watch.deques)
-        cudaFreeHost(watch.deques);
+    void *pinned[] = {watch.state, watch.stats, watch.words, watch.deques};
+    for (size_t i = 0; i < sizeof pinned / sizeof pinned[0]; i++)
+        if (pinned[i])
+            cudaFreeHost(pinned[i]);
     if (watch.stream)
         cudaStreamDestroy(watch.stream);
     free(watch.seen);
     free(watch.since);
-    watch.words = NULL;
+    watch.state = NULL;
     watch.stats = NULL;
+    watch.words = NULL;
     watch.deques = NULL;
     watch.stream = NULL;
     watch.seen = NULL;

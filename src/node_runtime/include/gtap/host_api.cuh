@@ -145,6 +145,9 @@ static inline gtap_config_t gtap_config_defaults(void)
 #if defined(GTAP_STRESS)
     c.stress = 1;
 #endif
+#if defined(GTAP_WATCH_TASKS) && GTAP_WATCH_TASKS
+    c.watch_tasks = 1;
+#endif
     return c;
 }
 

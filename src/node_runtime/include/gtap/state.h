@@ -12,8 +12,10 @@
 #define GTAP_NO_TASK 0xffffffffu
 #define GTAP_MAX_NUM_QUEUES 8 /* EPAQ queues per warp, at most */
 #define GTAP_MAX_SMS 1024     /* %smid values the busy-slot words cover (GTAP_SPREAD) */
-/* A watch word (gtap/watch.cuh) of a worker that is not in the scheduler loop. */
-#define GTAP_WATCH_LEFT 0xffffffffffffffffull
+/* A worker's state word (gtap/watch.cuh, docs/debug.md WD1). */
+#define GTAP_WATCH_BUSY 1ull
+#define GTAP_WATCH_IDLE 2ull
+#define GTAP_WATCH_LEFT 0xffffffffffffffffull /* not in the scheduler loop */
 
 /* Worker granularity. */
 enum gtap_mode { GTAP_MODE_THREAD = 1, GTAP_MODE_BLOCK = 2 };
@@ -38,6 +40,7 @@ typedef struct gtap_config_t {
     int32_t terminate_on_root;     /* GTAP_TERMINATE_ON_FIRST_TASK_FINISH */
     int32_t profiling;             /* GTAP_ENABLE_PROFILING */
     int32_t stress;                /* GTAP_STRESS */
+    int32_t watch_tasks;           /* GTAP_WATCH_TASKS: segment words (gtap/watch.cuh) */
     int32_t grid_is_default;       /* grid_size is the fill-the-GPU default (gtap_launch may lower it) */
     /* SP0 (host/policies.c) decides from these which of SP1-SP4 run (docs/performance.md): */
     int32_t resume_batching;       /* GTAP_RESUME_BATCHING as the program was built */
@@ -179,6 +182,7 @@ typedef struct gtap_dev_state {
     uint32_t profile_capacity;
     int32_t terminate_on_root;
     int32_t stress;
+    int32_t watch_tasks;           /* segment words are written (GTAP_WATCH_TASKS) */
     unsigned char *records;        /* (num_records + 1) * record_stride */
     gtap_deque *deques;            /* [max_workers * num_queues] */
     uint32_t *rings;               /* [max_workers * num_queues * ring_capacity] */
@@ -200,8 +204,10 @@ typedef struct gtap_dev_state {
     gtap_profile_interval *profile;/* [max_workers * profile_capacity] */
     uint32_t *profile_count;       /* [max_workers]: intervals attempted (may exceed capacity) */
     unsigned long long *profile_t0;/* launch start, for relative timestamps */
+    unsigned long long *watch_worker; /* [max_workers]: each worker's state, for the watchdog
+                                       * (gtap/watch.cuh) */
     unsigned long long *watch;     /* [max_workers x 32 (thread) or x 1 (block)]: each lane's or
-                                    * block's running segment, for the watchdog (gtap/watch.cuh) */
+                                    * block's running segment (GTAP_WATCH_TASKS builds) */
 } gtap_dev_state;
 
 #endif /* GTAP_STATE_H */

@@ -330,10 +330,15 @@ template <bool kNode>
 GTAP_DEV void gtap_block_idle(gtap_block_sh *sh, uint32_t b, uint32_t nblocks, uint32_t lane, uint32_t active,
                               gtap_sched_rng *rng, gtap_stats_local *st)
 {
-    if (active)
+    if (active) {
         gtap_sched_go_idle<kNode>(lane);
+        if (lane == 0)
+            gtap_watch_worker(b, GTAP_WATCH_IDLE); /* WD1 */
+    }
     uint32_t t = gtap_block_steal<kNode>(b, nblocks, lane, rng, st);
     if (lane == 0) {
+        if (t != GTAP_NO_TASK)
+            gtap_watch_worker(b, GTAP_WATCH_BUSY);
         sh->task = t;
         sh->acquire = 1;
         sh->stop = (t == GTAP_NO_TASK);
@@ -346,7 +351,7 @@ GTAP_DEV void gtap_block_begin_segment(gtap_block_sh *sh, uint32_t b)
     gtap_mag_balance_one(&sh->mag, b);
     sh->fn_state = gtap_header(sh->task)->fn_state;
     GTAP_DEBUG_CHECK_RUNNABLE(sh->task, sh->fn_state, b, 0); /* J6, P6 */
-    gtap_watch_begin(b, sh->fn_state); /* WD1 */
+    gtap_watch_begin(b, sh->fn_state); /* WD3 */
     gtap_bq_refresh(sh, b);
     sh->suspended = 0;
     sh->mag_before = sh->mag.n;
@@ -358,7 +363,7 @@ GTAP_DEV void gtap_block_begin_segment(gtap_block_sh *sh, uint32_t b)
 template <bool kNode>
 GTAP_DEV void gtap_block_end_segment(gtap_block_sh *sh, uint32_t b, gtap_stats_local *st)
 {
-    gtap_watch_end(b, st->batches + 1); /* WD1 */
+    gtap_watch_end(b, st->batches + 1); /* WD3 */
     gtap_mag_note_demand(&sh->mag, sh->mag_before);
     if (sh->mag.n < 0)
         sh->mag.n = 0; /* failed fast-path allocations of step 2 */
@@ -392,8 +397,9 @@ static __device__ __noinline__ void gtap_block_scheduler(void)
 #endif
     if (tid == 0) {
         gtap_block_init(sh, b, holds_root);
-        gtap_watch_enter(b);       /* WD4 */
-        gtap_watch_progress(b, 0); /* this launch's count (WD2; a node's agent sums them) */
+        gtap_watch_enter(b);                   /* WD3 */
+        gtap_watch_worker(b, b == 0 ? GTAP_WATCH_BUSY : GTAP_WATCH_IDLE); /* WD1: as `active` */
+        gtap_watch_progress(b, 0);             /* this launch's count (WD2; a node's agent sums them) */
     }
     __syncthreads(); /* the block's state is set before any thread reads it */
 
@@ -443,7 +449,7 @@ static __device__ __noinline__ void gtap_block_scheduler(void)
             break;
     }
     if (tid == 0)
-        gtap_watch_leave(b);
+        gtap_watch_worker(b, GTAP_WATCH_LEFT);
     if (tid < 32) {
         st.pool_slow = sh->pool_slow;
         st.records_used = gtap_pool_used(b);

@@ -190,9 +190,6 @@ static __device__ __noinline__ void gtap_thread_scheduler(void)
     __syncwarp(); /* the warp's state is set before any lane reads it */
     gtap_sched_rng rng = gtap_sched_rng_init(w, lane);
     gtap_stats_local st = {};
-    gtap_watch_enter(w * 32 + lane); /* WD4 */
-    if (lane == 0) /* this launch's progress counter (WD2; a node's agent sums them) */
-        gtap_watch_progress(w, 0);
     GTAP_PROFILE_DECL;
     uint32_t my_task = GTAP_NO_TASK, ntask = 0, cur = 0, active = 0;
     if (w == 0) { /* the master warp holds the root; ctl->active starts at 1 for it */
@@ -207,6 +204,11 @@ static __device__ __noinline__ void gtap_thread_scheduler(void)
                 gtap_spread_mark(&pol->spread, 1);
             }
         }
+    }
+    gtap_watch_enter(w * 32 + lane); /* WD3 */
+    if (lane == 0) { /* WD1, and this launch's progress counter (WD2; a node's agent sums them) */
+        gtap_watch_worker(w, active ? GTAP_WATCH_BUSY : GTAP_WATCH_IDLE);
+        gtap_watch_progress(w, 0);
     }
 
     for (;;) {
@@ -232,7 +234,7 @@ static __device__ __noinline__ void gtap_thread_scheduler(void)
             wk.fn_state = gtap_header(my_task)->fn_state;
 #endif
             GTAP_DEBUG_CHECK_RUNNABLE(my_task, wk.fn_state, w, lane); /* J6, P6 */
-            gtap_watch_begin(w * 32 + lane, wk.fn_state); /* WD1 */
+            gtap_watch_begin(w * 32 + lane, wk.fn_state); /* WD3 */
             gtapgen_dispatch(&wk, wk.fn_state & 0xffffu, my_task);
             gtap_watch_end(w * 32 + lane, st.batches + 1);
             if (early) {
@@ -273,7 +275,8 @@ static __device__ __noinline__ void gtap_thread_scheduler(void)
     gtap_policies_stats(pol, &st);
     if (lane == 0)
         gtap_spread_mark(&pol->spread, 0); /* an aborted run may leave a busy warp; reset clears it too */
-    gtap_watch_leave(w * 32 + lane);
+    if (lane == 0)
+        gtap_watch_worker(w, GTAP_WATCH_LEFT);
     gtap_sched_exit(w, nworkers, lane, &st);
     GTAP_PROFILE_FLUSH(lane == 0, w);
 }

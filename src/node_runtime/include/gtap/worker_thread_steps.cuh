@@ -309,6 +309,7 @@ GTAP_DEV uint32_t gtap_thread_idle(gtap_thread_sh *ts, uint32_t w, uint32_t nwor
         if (lane == 0) {
             gtap_q_quiesce(w);
             gtap_spread_mark(&ts->pol.spread, 0);
+            gtap_watch_worker(w, GTAP_WATCH_IDLE); /* WD1 */
         }
         gtap_sched_go_idle<kNode>(lane);
         *active = 0;
@@ -316,8 +317,10 @@ GTAP_DEV uint32_t gtap_thread_idle(gtap_thread_sh *ts, uint32_t w, uint32_t nwor
     const uint32_t k = gtap_thread_steal<kNode>(&ts->q, w, nworkers, lane, rng, cur, my_task, st);
     if (k) {
         *active = 1;
-        if (lane == 0)
+        if (lane == 0) {
             gtap_spread_mark(&ts->pol.spread, 1);
+            gtap_watch_worker(w, GTAP_WATCH_BUSY);
+        }
     }
     return k;
 }

@@ -79,7 +79,7 @@ GTAP_DEV void gtap_thread_run_warp_task(gtap_thread_sh *ts, gtap_worker *wk, uin
     gtap_worker ww = {ts, w, __shfl_sync(GTAP_FULL_MASK, wk->fn_state, runner), 0, 0, 0};
     if (lane == runner) {
         GTAP_DEBUG_CHECK_RUNNABLE(t, ww.fn_state, w, lane); /* J6, P6 */
-        gtap_watch_begin(w * 32 + lane, ww.fn_state); /* WD1: the runner lane's word */
+        gtap_watch_begin(w * 32 + lane, ww.fn_state); /* WD3: the runner lane's word */
     }
     gtapgen_dispatch_warp(&ww, ww.fn_state & 0xffffu, t);
     /* W3: wait until every lane's segment returned, in shared memory rather than with a
