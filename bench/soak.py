@@ -237,8 +237,8 @@ def draw_dist(rng, build, host):
         env["GTAP_DIST_SHARE_GPU"] = "1"
         env["GTAP_DIST_DIRECT"] = rng.choice(["0", "1"])
         # a few blocks per rank, so that the ranks of --jobs jobs sharing one GPU under MPS are
-        # all resident at once (4 jobs x 4 ranks x 16 blocks of 256 threads fit an H200)
-        env["GTAP_GRID_SIZE"] = rng.choice(["4", "8", "16"])
+        # all resident at once (5 jobs x 4 ranks x 12 blocks of 256 threads fit an H200)
+        env["GTAP_GRID_SIZE"] = rng.choice(["4", "8", "12"])
     else:
         env["GTAP_REFEXEC_SEED"] = str(rng.randint(0, 1 << 30))
     flags = ["--bind-to", "none", "--oversubscribe"]
