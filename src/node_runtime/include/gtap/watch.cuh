@@ -1,5 +1,5 @@
 /* gtap/watch.cuh - what the single-GPU watchdog and progress report read while a run goes on
- * (GTAP_WATCHDOG_S, GTAP_PROGRESS: host/watchdog.c, docs/debug.md WD1-WD4).
+ * (GTAP_WATCHDOG_S, GTAP_PROGRESS: host/watchdog.c, docs/debug.md WD1-WD5).
  *
  * Written in every build, only off the task loop's path, so that they cost it nothing: each
  * worker's state word, gtap_dev.watch_worker[w] (WD1: busy or idle, set on entering the loop
