@@ -7,7 +7,7 @@
 #include "host_internal.h"
 #include "gtap/debug_rules.h"
 
-static const char *fn_name(int fn)
+const char *gtap_host_fn_name(int fn)
 {
     const gtap_program_desc *p = gtap_rt.prog;
     if (p && fn >= 0 && (uint32_t)fn < p->num_functions && p->functions[fn].name)
@@ -36,7 +36,7 @@ void gtap_host_report_error(void)
     switch (e->code) {
     case GTAP_ERR_POOL_EXHAUSTED:
         fprintf(stderr, "gtap: error: task pool exhausted: all %lld task records of %s %d are in use "
-                "(spawning %s; each %s owns %u records of %u bytes). ", lim, unit, worker, fn_name(fn),
+                "(spawning %s; each %s owns %u records of %u bytes). ", lim, unit, worker, gtap_host_fn_name(fn),
                 unit, s->records_per_worker, s->record_stride);
         if (gtap_rt.records_limited_by_memory)
             fprintf(stderr, "GTAP_MAX_TASK_MEMORY=%llu bytes capped them; raise it.\n",
@@ -53,19 +53,19 @@ void gtap_host_report_error(void)
         break;
     case GTAP_ERR_TOO_MANY_CHILDREN:
         fprintf(stderr, "gtap: error: a task of %s spawned %lld children without a taskwait; the limit "
-                "is GTAP_MAX_CHILD_TASKS=%lld; raise it.\n", fn_name(fn), v, lim);
+                "is GTAP_MAX_CHILD_TASKS=%lld; raise it.\n", gtap_host_fn_name(fn), v, lim);
         break;
     case GTAP_ERR_DATA_TOO_LARGE:
         fprintf(stderr, "gtap: error: task data of %s is %lld bytes but a task record holds %lld; "
-                "rebuild with a larger GTAP_MAX_TASK_DATA_SIZE.\n", fn_name(fn), v, lim);
+                "rebuild with a larger GTAP_MAX_TASK_DATA_SIZE.\n", gtap_host_fn_name(fn), v, lim);
         break;
     case GTAP_ERR_BAD_QUEUE:
         fprintf(stderr, "gtap: error: queue(%lld) in %s is outside [0, %lld); raise GTAP_NUM_QUEUES or "
-                "fix the queue expression (%s %d, lane %d).\n", v, fn_name(fn), lim, unit, worker, lane);
+                "fix the queue expression (%s %d, lane %d).\n", v, gtap_host_fn_name(fn), lim, unit, worker, lane);
         break;
     case GTAP_ERR_BAD_STATE:
         fprintf(stderr, "gtap: error: a task of %s (function id %d, record %lld) resumed in unknown state "
-                "%lld on %s %d, lane %d (runtime or compiler bug; please report it).\n", fn_name(fn), fn, lim, v,
+                "%lld on %s %d, lane %d (runtime or compiler bug; please report it).\n", gtap_host_fn_name(fn), fn, lim, v,
                 unit, worker, lane);
         break;
     case GTAP_ERR_LAUNCH_MISMATCH:
@@ -76,18 +76,18 @@ void gtap_host_report_error(void)
         break;
     case GTAP_ERR_TASKWAIT_NO_JOIN:
         fprintf(stderr, "gtap: error: taskwait executed in %s, but the program was built with "
-                "GTAP_ASSUME_NO_TASKWAIT (-fgtap-no-taskwait); remove that option.\n", fn_name(fn));
+                "GTAP_ASSUME_NO_TASKWAIT (-fgtap-no-taskwait); remove that option.\n", gtap_host_fn_name(fn));
         break;
     case GTAP_ERR_DIVERGENT_JOIN:
         if (c->mode == GTAP_MODE_THREAD) /* a warp task function (docs/design.md W3) */
             fprintf(stderr, "gtap: error: in warp task %s a taskwait was not reached by every lane of warp %d "
                     "(%lld of %lld lanes); a warp task's taskwait must be reached by all 32 lanes together "
                     "(not under a lane-dependent branch, and not after some lanes returned).\n",
-                    fn_name(fn), worker, v, lim);
+                    gtap_host_fn_name(fn), worker, v, lim);
         else
             fprintf(stderr, "gtap: error: in %s a taskwait was not reached by every thread of block %d "
                     "(%lld of %lld threads); block-level taskwait must be reached by the whole block.\n",
-                    fn_name(fn), worker, v, lim);
+                    gtap_host_fn_name(fn), worker, v, lim);
         break;
     case GTAP_ERR_BLOCK_SIZE:
         fprintf(stderr, "gtap: error: the task kernel was launched with %lld threads per block, and the "
@@ -100,7 +100,7 @@ void gtap_host_report_error(void)
         snprintf(where, sizeof where, "%s %d %s %d", unit, worker, c->mode == GTAP_MODE_THREAD ? "lane" : "thread",
                  lane);
         gtap_debug_describe(text, sizeof text, (int)GTAP_DEBUG_UNPACK_LO(lim), GTAP_DEBUG_UNPACK_LO(v),
-                            GTAP_DEBUG_UNPACK_HI(v), GTAP_DEBUG_UNPACK_HI(lim), fn >= 0 ? fn_name(fn) : NULL, where);
+                            GTAP_DEBUG_UNPACK_HI(v), GTAP_DEBUG_UNPACK_HI(lim), fn >= 0 ? gtap_host_fn_name(fn) : NULL, where);
         fprintf(stderr, "gtap: error: %s\n", text);
         break;
     }

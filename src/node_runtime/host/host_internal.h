@@ -20,6 +20,8 @@ extern gtap_host_runtime gtap_rt;
 
 void gtap_host_free_all(void);
 void gtap_host_report_error(void);
+/* The name of task function fn of the program, or "?" (error.c). */
+const char *gtap_host_fn_name(int fn);
 /* The watchdog and progress report (watchdog.c): the knobs, read before anything is
  * allocated; the words per worker; the watching thread, started once the runtime is set up
  * (nothing without the knobs). gtap_host_watch_stop is in gtap/host.h. */

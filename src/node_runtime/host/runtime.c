@@ -193,8 +193,7 @@ int gtap_host_init(const gtap_config_t *cfg, const gtap_program_desc *prog, int 
     GTAP_DEV_ALLOC(s.root_result, 256);
     GTAP_DEV_ALLOC(s.stats, (size_t)workers * sizeof(gtap_worker_stats));
     GTAP_DEV_ALLOC(s.watch_worker, (size_t)workers * sizeof(unsigned long long));
-    s.watch_tasks = cfg->watch_tasks;
-    if (s.watch_tasks)
+    if (cfg->watch_tasks)
         GTAP_DEV_ALLOC(s.watch, gtap_host_watch_words(&s) * sizeof(unsigned long long));
     if (s.spread)
         GTAP_DEV_ALLOC(s.sm_busy, (size_t)GTAP_MAX_SMS * sizeof(unsigned long long));

@@ -26,8 +26,11 @@
 /* Workers listed by name in the watchdog's report; the rest are counted. */
 #define WATCH_LIST_MAX 16
 
+/* The knobs (GTAP_WATCHDOG_S, GTAP_PROGRESS), read by gtap_initialize; 0 = off. */
+static double watchdog_s, progress_s;
+
+/* The watching thread and what it reads; all zero while no thread runs. */
 typedef struct watch_state {
-    double watchdog_s, progress_s;
     pthread_t thread;
     pthread_mutex_t lock;        /* guards stop */
     int stop, started;
@@ -70,7 +73,7 @@ static int env_seconds(const char *name, double *out)
 
 int gtap_host_watch_parse(void)
 {
-    if (env_seconds("GTAP_WATCHDOG_S", &watch.watchdog_s) || env_seconds("GTAP_PROGRESS", &watch.progress_s))
+    if (env_seconds("GTAP_WATCHDOG_S", &watchdog_s) || env_seconds("GTAP_PROGRESS", &progress_s))
         return cudaErrorInvalidValue;
     return cudaSuccess;
 }
@@ -80,9 +83,17 @@ size_t gtap_host_watch_words(const gtap_dev_state *s)
     return (size_t)s->max_workers * (s->mode == GTAP_MODE_THREAD ? 32u : 1u);
 }
 
+/* Segment words per worker (32 lanes or one block); called only when there are any. */
 static uint32_t slots_per_worker(void)
 {
-    return gtap_rt.state.mode == GTAP_MODE_THREAD ? 32u : 1u;
+    return (uint32_t)(watch.nwords / watch.workers);
+}
+
+/* When segment word k last changed: seen[] and since[] hold the state words, the progress
+ * counters, then the segment words. */
+static double word_since(size_t k)
+{
+    return watch.since[2 * (size_t)watch.workers + k];
 }
 
 static uint32_t word_fn(unsigned long long word)
@@ -93,12 +104,6 @@ static uint32_t word_fn(unsigned long long word)
 static int word_in_task(unsigned long long word)
 {
     return (word & 0xffffffffu) != 0;
-}
-
-static const char *fn_name(uint32_t fn)
-{
-    const gtap_program_desc *p = gtap_rt.prog;
-    return p && fn < p->num_functions && p->functions[fn].name ? p->functions[fn].name : "?";
 }
 
 /* Copies the words and counters (and with deques, the deques and control words) as they are
@@ -173,16 +178,13 @@ static double quiet_since(uint32_t w)
 /* The segment word of worker w that has named its function longest; -1 if none does. */
 static long long oldest_slot(uint32_t w)
 {
-    const uint32_t per = slots_per_worker();
-    long long best = -1;
     if (!watch.nwords)
         return -1;
-    for (uint32_t k = w * per; k < (w + 1) * per; k++) {
-        const size_t at = 2 * (size_t)watch.workers + k;
-        if (word_in_task(watch.words[k]) &&
-            (best < 0 || watch.since[at] < watch.since[2 * (size_t)watch.workers + (size_t)best]))
+    const uint32_t per = slots_per_worker();
+    long long best = -1;
+    for (uint32_t k = w * per; k < (w + 1) * per; k++)
+        if (word_in_task(watch.words[k]) && (best < 0 || word_since(k) < word_since((size_t)best)))
             best = k;
-    }
     return best;
 }
 
@@ -211,8 +213,7 @@ static void watchdog_fire(double t, double quiet_s)
     memset(&ctl, 0, sizeof ctl);
     fflush(stdout);
     gtap_host_report_error(); /* a device error first, if the run was aborting */
-    fprintf(stderr, "gtap: error: watchdog: no progress for %.1f s (GTAP_WATCHDOG_S=%g)\n", quiet_s,
-            watch.watchdog_s);
+    fprintf(stderr, "gtap: error: watchdog: no progress for %.1f s (GTAP_WATCHDOG_S=%g)\n", quiet_s, watchdog_s);
     if (read_device(1, &ctl) != cudaSuccess) {
         fprintf(stderr, "gtap: watchdog: the device state cannot be read\n");
     } else {
@@ -228,8 +229,7 @@ static void watchdog_fire(double t, double quiet_s)
             holding += queued != 0;
             if (is_busy && (oldest_worker < 0 || quiet_since(w) < quiet_since((uint32_t)oldest_worker)))
                 oldest_worker = w;
-            if (k >= 0 && (oldest < 0 || watch.since[2 * (size_t)watch.workers + k] <
-                                             watch.since[2 * (size_t)watch.workers + oldest]))
+            if (k >= 0 && (oldest < 0 || word_since((size_t)k) < word_since((size_t)oldest)))
                 oldest = k;
             if (!is_busy && !queued)
                 continue;
@@ -239,7 +239,7 @@ static void watchdog_fire(double t, double quiet_s)
                     "%.1f s", unit, w, is_busy ? "busy" : "idle", queued, (unsigned long long)watch.stats[w].tasks,
                     t - quiet_since(w));
             if (k >= 0) {
-                fprintf(stderr, "; in %s", fn_name(word_fn(watch.words[k])));
+                fprintf(stderr, "; in %s", gtap_host_fn_name((int)word_fn(watch.words[k])));
                 if (thread_mode)
                     fprintf(stderr, " (lane %lld)", k % 32);
             }
@@ -253,8 +253,8 @@ static void watchdog_fire(double t, double quiet_s)
         if (oldest >= 0)
             fprintf(stderr, "gtap: watchdog: the oldest running task is %s on %s %llu, for at least %.1f s "
                     "(a task that does not return, or one longer than GTAP_WATCHDOG_S?)\n",
-                    fn_name(word_fn(watch.words[oldest])), unit, (unsigned long long)(oldest / slots_per_worker()),
-                    t - watch.since[2 * (size_t)watch.workers + oldest]);
+                    gtap_host_fn_name((int)word_fn(watch.words[oldest])), unit,
+                    (unsigned long long)(oldest / slots_per_worker()), t - word_since((size_t)oldest));
         else if (oldest_worker >= 0)
             fprintf(stderr, "gtap: watchdog: %s %lld has been busy without progress for at least %.1f s: a task "
                     "that does not return, or %s longer than GTAP_WATCHDOG_S / 16 (a build with "
@@ -305,7 +305,7 @@ static void *watch_main(void *arg)
         }
         if (changed)
             last_change = t;
-        if (watch.progress_s > 0 && t - last_report >= watch.progress_s) {
+        if (progress_s > 0 && t - last_report >= progress_s) {
             const unsigned long long segments = reported_segments();
             const unsigned long long delta = segments > last_segments ? segments - last_segments : 0;
             fprintf(stderr, "gtap: progress: %.1f s: about %llu task segments (%.3g per second), %u of %u %ss "
@@ -314,7 +314,7 @@ static void *watch_main(void *arg)
             last_segments = segments;
             last_report = t;
         }
-        if (watch.watchdog_s > 0 && t - last_change >= watch.watchdog_s)
+        if (watchdog_s > 0 && t - last_change >= watchdog_s)
             watchdog_fire(t, t - last_change);
     }
     return NULL;
@@ -323,7 +323,7 @@ static void *watch_main(void *arg)
 int gtap_host_watch_start(void)
 {
     const gtap_dev_state *s = &gtap_rt.state;
-    if (watch.watchdog_s <= 0 && watch.progress_s <= 0)
+    if (watchdog_s <= 0 && progress_s <= 0)
         return cudaSuccess;
     watch.workers = s->max_workers;
     watch.nwords = s->watch ? gtap_host_watch_words(s) : 0;
@@ -348,7 +348,6 @@ int gtap_host_watch_start(void)
     }
     if (e == cudaSuccess) {
         pthread_mutex_init(&watch.lock, NULL);
-        watch.stop = 0;
         if (pthread_create(&watch.thread, NULL, watch_main, NULL) != 0)
             e = cudaErrorUnknown;
         else
@@ -370,7 +369,6 @@ void gtap_host_watch_stop(void)
         pthread_mutex_unlock(&watch.lock);
         pthread_join(watch.thread, NULL);
         pthread_mutex_destroy(&watch.lock);
-        watch.started = 0;
     }
     void *pinned[] = {watch.state, watch.stats, watch.words, watch.deques};
     for (size_t i = 0; i < sizeof pinned / sizeof pinned[0]; i++)
@@ -380,11 +378,5 @@ void gtap_host_watch_stop(void)
         cudaStreamDestroy(watch.stream);
     free(watch.seen);
     free(watch.since);
-    watch.state = NULL;
-    watch.stats = NULL;
-    watch.words = NULL;
-    watch.deques = NULL;
-    watch.stream = NULL;
-    watch.seen = NULL;
-    watch.since = NULL;
+    memset(&watch, 0, sizeof watch);
 }

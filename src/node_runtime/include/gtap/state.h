@@ -182,7 +182,6 @@ typedef struct gtap_dev_state {
     uint32_t profile_capacity;
     int32_t terminate_on_root;
     int32_t stress;
-    int32_t watch_tasks;           /* segment words are written (GTAP_WATCH_TASKS) */
     unsigned char *records;        /* (num_records + 1) * record_stride */
     gtap_deque *deques;            /* [max_workers * num_queues] */
     uint32_t *rings;               /* [max_workers * num_queues * ring_capacity] */
@@ -207,7 +206,7 @@ typedef struct gtap_dev_state {
     unsigned long long *watch_worker; /* [max_workers]: each worker's state, for the watchdog
                                        * (gtap/watch.cuh) */
     unsigned long long *watch;     /* [max_workers x 32 (thread) or x 1 (block)]: each lane's or
-                                    * block's running segment (GTAP_WATCH_TASKS builds) */
+                                    * block's running segment; NULL unless GTAP_WATCH_TASKS */
 } gtap_dev_state;
 
 #endif /* GTAP_STATE_H */

@@ -18,11 +18,6 @@
 /* Plain (weak) stores: a word orders and publishes nothing (WD4), and a volatile store is a
  * system-scope one. asm volatile keeps each where it is written: the compiler may not drop the
  * store before a segment as dead. */
-GTAP_DEV void gtap_watch_store32(void *p, uint32_t v)
-{
-    asm volatile("st.global.u32 [%0], %1;" ::"l"(p), "r"(v));
-}
-
 GTAP_DEV void gtap_watch_store64(void *p, unsigned long long v)
 {
     asm volatile("st.global.u64 [%0], %1;" ::"l"(p), "l"(v));
@@ -49,6 +44,11 @@ GTAP_DEV void gtap_watch_worker(uint32_t worker, unsigned long long state)
 }
 
 #if GTAP_WATCH_TASKS
+GTAP_DEV void gtap_watch_store32(void *p, uint32_t v)
+{
+    asm volatile("st.global.u32 [%0], %1;" ::"l"(p), "r"(v));
+}
+
 /* Before a segment of function fn_state & 0xffff starts: the low half (little-endian) only,
  * so that the worker's iteration count from its last gtap_watch_end stays in the high half. */
 GTAP_DEV void gtap_watch_begin(uint32_t slot, uint32_t fn_state)

@@ -273,10 +273,10 @@ static __device__ __noinline__ void gtap_thread_scheduler(void)
     st.pool_slow = sh->pool_slow;
     st.records_used = gtap_pool_used(w);
     gtap_policies_stats(pol, &st);
-    if (lane == 0)
+    if (lane == 0) {
         gtap_spread_mark(&pol->spread, 0); /* an aborted run may leave a busy warp; reset clears it too */
-    if (lane == 0)
-        gtap_watch_worker(w, GTAP_WATCH_LEFT);
+        gtap_watch_worker(w, GTAP_WATCH_LEFT); /* WD1 */
+    }
     gtap_sched_exit(w, nworkers, lane, &st);
     GTAP_PROFILE_FLUSH(lane == 0, w);
 }
