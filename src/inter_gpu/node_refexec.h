@@ -83,6 +83,7 @@ typedef struct gtap_rxd {
     uint32_t *keep;            /* runnable compaction buffer */
     uint32_t keep_cap;
     uint64_t imported, exported, results;
+    uint64_t test_begin_delay_ns; /* GTAP_DIST_TEST_BEGIN_DELAY_US (gtap_rxd_begin_run) */
 } gtap_rxd;
 
 static gtap_rxd *gtap_rxd_current;
@@ -473,12 +474,23 @@ static void gtap_rxd_begin_run(gtap_rxd *d)
     d->region->status.first_work_ns = 0;
     d->region->status.epoch = d->epoch;
     d->region->status.in_run = 1;
+    if (d->rank == 0 && d->idle_flag) {
+        /* N4: this node starts the root, so it is not idle once it is in the run; RUN_BEGIN's
+         * release publishes the store (the GPU agent's gtap_gn_begin_run says why) */
+        d->idle_flag = 0;
+        __atomic_store_n(&d->region->status.idle, 0u, __ATOMIC_RELAXED);
+    }
     payload[0] = d->rank == 0;
     payload[1] = d->rx->segments_run;         /* counters at the start of the run */
     payload[2] = d->region->status.idle_ns;
     gtap_rxd_post(d, GTAP_NODE_MSG_RUN_BEGIN, d->epoch, payload, sizeof payload);
     if (d->idle_flag)
         d->idle_since_ns = d->run_begin_ns;
+    if (d->test_begin_delay_ns) {
+        /* test-only: a node slow to its first status update (as a GPU agent that starts late) */
+        struct timespec ts = {(time_t)(d->test_begin_delay_ns / 1000000000u), (long)(d->test_begin_delay_ns % 1000000000u)};
+        nanosleep(&ts, NULL);
+    }
 }
 
 /* The job is being torn down (control.abort) or this node failed: wait to be killed. */
@@ -654,6 +666,8 @@ static int gtap_rxd_attach(gtap_rx *rx)
     desc.device_id = getenv("GTAP_DIST_TEST_DEVICE_ID") ? getenv("GTAP_DIST_TEST_DEVICE_ID") : "";
     desc.no_taskwait = (uint32_t)rx->no_taskwait;
     desc.wide = 0; /* one executor thread */
+    if (getenv("GTAP_DIST_TEST_BEGIN_DELAY_US")) /* test-only, as above */
+        d->test_begin_delay_ns = strtoull(getenv("GTAP_DIST_TEST_BEGIN_DELAY_US"), NULL, 10) * 1000u;
     if (gtap_dist_attach_node(d->region, &desc) != 0)
         goto fail;
     d->epoch = d->region->status.epoch; /* the proxy's last run number (N5) */

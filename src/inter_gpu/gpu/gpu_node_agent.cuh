@@ -56,7 +56,12 @@ GTAP_DEV void gtap_gn_begin_run(gtap_gn_agent *a, uint32_t w, uint32_t nworkers,
     a->out.seq = gtap_nh.words->out_seq;
     a->direct_backoff_ns = GTAP_GN_DIRECT_BACKOFF_NS;
     a->done_pos = gtap_ld_relaxed_u32(&gtap_nh.words->done_consumed);
-    a->idle = 1; /* the region says idle between runs */
+    /* N4 from the run's first moment: the region says idle between runs, but the node that
+     * starts the root holds a task as soon as it is in the run. Its idle = 0 is stored before
+     * RUN_BEGIN, whose release publishes it; else the proxy, which may run Safra's first wave
+     * from RUN_BEGIN on (T3), could read the node passive before the agent's first status
+     * update and end the run with the root's work still here. */
+    a->idle = !gtap_nh_holds_root();
     a->t_begin = gtap_gn_now(lane);
     a->idle_since = a->t_begin;
     uint64_t idle_ns_before = 0, seg_before = 0;
@@ -65,6 +70,8 @@ GTAP_DEV void gtap_gn_begin_run(gtap_gn_agent *a, uint32_t w, uint32_t nworkers,
         seg_before = *(volatile uint64_t *)&r->status.segments;
         gtap_st_relaxed_sys_u32(&r->status.epoch, a->epoch);
         gtap_st_relaxed_sys_u32(&r->status.in_run, 1u);
+        if (!a->idle)
+            gtap_st_relaxed_sys_u32(&r->status.idle, 0u); /* ordered by RUN_BEGIN's release */
         gtap_st_relaxed_sys_u64(&r->status.first_work_ns, 0ull);
         gtap_nh.words->agent_sm = gtap_nh_smid();
         gtap_st_release_u32(&gtap_nh.words->agent_sm_tag, a->launch_tag); /* gtap_nh_passive */
@@ -305,15 +312,48 @@ GTAP_DEV void gtap_gn_update_status(gtap_gn_agent *a, uint32_t lane, uint32_t bu
     }
 }
 
+/* What the node still holds when the grace after STOP ran out (the ERROR message names only
+ * the check): the agent's own holdings, and every worker that is busy or has queued tasks
+ * (WD1's state words). Lane 0; device printf, flushed when the kernel ends. */
+GTAP_GN_COLD void gtap_gn_print_held_work(const gtap_gn_agent *a)
+{
+    printf("gtap: rank %u: the node holds work after STOP: agent holds %u, active count %d, backlog %u, "
+           "reserve %u of %u, agent deque %u, done ring slot %u\n",
+           gtap_gn.rank, a->holds, (int)gtap_ld_relaxed_u32(&gtap_dev.ctl->active), a->backlog_n,
+           a->reserve_n - a->reserve_pos, a->reserve_n, gtap_worker_node_queued(a->w),
+           gtap_ld_relaxed_u32(&gtap_nh.done_ring[a->done_pos & gtap_nh.done_mask]));
+    uint32_t listed = 0, more = 0;
+    for (uint32_t w = 0; w < a->nworkers; w++) {
+        const unsigned long long st = gtap_ld_relaxed_u64(&gtap_dev.watch_worker[w]);
+        const uint32_t q = gtap_worker_node_queued(w);
+        if (st != GTAP_WATCH_BUSY && !q)
+            continue;
+        if (listed++ >= 32)
+            more++;
+        else
+            printf("gtap: rank %u:   worker %u %s, %u queued\n", gtap_gn.rank, w,
+                   w == a->w                ? "(the agent)"
+                   : st == GTAP_WATCH_BUSY ? "busy"
+                   : st == GTAP_WATCH_IDLE ? "idle"
+                                           : "out of the loop",
+                   q);
+    }
+    if (more)
+        printf("gtap: rank %u:   and %u more workers busy or holding tasks\n", gtap_gn.rank, more);
+}
+
 /* After STOP, while the node still holds work: the job's termination was decided, so no
  * task exists here and a worker is only on its way to idle (e.g. the one that ran the
  * root). Still holding work GTAP_GN_STOP_GRACE_NS after STOP is a protocol error. */
-GTAP_DEV void gtap_gn_wait_after_stop(gtap_gn_agent *a, uint64_t now, uint64_t *stop_seen)
+GTAP_DEV void gtap_gn_wait_after_stop(gtap_gn_agent *a, uint32_t lane, uint64_t now, uint64_t *stop_seen)
 {
-    if (*stop_seen == 0)
+    if (*stop_seen == 0) {
         *stop_seen = now;
-    else if (now - *stop_seen > GTAP_GN_STOP_GRACE_NS)
+    } else if (now - *stop_seen > GTAP_GN_STOP_GRACE_NS) {
+        if (lane == 0)
+            gtap_gn_print_held_work(a);
         a->failed = GTAP_GN_FAILED_AT(GTAP_GN_PART_AGENT);
+    }
     __nanosleep(1000);
 }
 
@@ -360,7 +400,7 @@ static __device__ __noinline__ void gtap_gnode_agent(gtap_node_sh *sh, uint32_t 
         if (a.stop) {
             if (!busy)
                 break;
-            gtap_gn_wait_after_stop(&a, now, &stop_seen);
+            gtap_gn_wait_after_stop(&a, lane, now, &stop_seen);
             continue;
         }
         GTAP_GN_T(&a, GTAP_GN_P_LOOP);

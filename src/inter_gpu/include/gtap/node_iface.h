@@ -27,8 +27,11 @@
  *    every message it consumed has been acted upon and every message it produced has been
  *    published (no local overflow); 0 otherwise. Before the node publishes a head past an
  *    IMPORT or RESULTS message it stores idle = 0 (relaxed is enough: the head's release
- *    orders it). The proxy decides "the node is passive" by reading inbox.head (acquire),
- *    seeing it equal to the inbox tail it produced, and then reading idle == 1 (acquire).
+ *    orders it). The node that starts the root (is_master of RUN_BEGIN) stores idle = 0
+ *    before it posts RUN_BEGIN (the post's release orders it): the root is its task from the
+ *    run's first moment. The proxy decides "the node is passive" by reading inbox.head
+ *    (acquire), seeing it equal to the inbox tail it produced, and then reading idle == 1
+ *    (acquire).
  * N5 Runs. A run (one `#pragma gtap entry`, i.e. one gtap_launch) is an epoch numbered 1, 2,
  *    ... by the node. The node posts RUN_BEGIN{epoch} when it enters the run and RUN_END
  *    {epoch} when it leaves; it leaves only after it consumed STOP{epoch}. Between RUN_END
