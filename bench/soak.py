@@ -200,8 +200,9 @@ def dist_args(app, rng, host):
         return [str(rng.randint(2, [14, 20][s])), str(rng.randint(1, 3))]
     if app == "nqueens_ntw":
         return [str(rng.randint(4, [10, 14][s])), str(rng.randint(1, 8))]
-    if app in ("bfs", "bfs_block"):
-        return [str(rng.randint(2, [3000, 500000][s])), str(rng.randint(1, 8)), str(rng.randint(1, 3))]
+    if app in ("bfs", "bfs_block"):  # vertices, degree, runs, levels per phase (-1: the default)
+        return [str(rng.randint(2, [3000, 500000][s])), str(rng.randint(1, 8)), str(rng.randint(1, 3)),
+                str(rng.choice([-1, -1, 1, 4, 16]))]
     if app in ("uts", "uts_dfs"):
         a = [rng.choice(["T1S", "T3S", "T1M", "T3M"] if host else ["T1", "T3", "T1L"]), str(rng.randint(1, 3))]
         return a + ([str(rng.choice([1, 4, 16, 64, 1024]))] if app == "uts_dfs" else [])

@@ -95,8 +95,8 @@ __global__ void bary_kernel(int depth, int b, int prune) {
 
 int main(int argc, char **argv) {
     if (gtap_init_distributed(&argc, &argv) != 0) return 1;
-    int b = (int)app_arg(argc, argv, 1, 4), depth = (int)app_arg(argc, argv, 2, 9);
-    int prune = (int)app_arg(argc, argv, 3, 300), runs = (int)app_arg(argc, argv, 4, 1), rc = 0;
+    int b = (int)app_arg(argc, argv, 1, "B", 4), depth = (int)app_arg(argc, argv, 2, "depth", 9);
+    int prune = (int)app_arg(argc, argv, 3, "prune_permille", 300), runs = (int)app_arg(argc, argv, 4, "runs", 1), rc = 0;
     if (b < 1 || b > 16) { printf("FAIL: B must be in 1..16\n"); return 1; }
     long long want = gtap_dist_rank() == 0 ? bary_seq(1ULL, depth, b, prune) : 0;
     APP_CUDA(gtap_initialize());

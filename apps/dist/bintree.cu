@@ -96,8 +96,8 @@ __global__ void tree_work_kernel(int depth, int mem_ops, int compute_iters) {
 
 int main(int argc, char **argv) {
     if (gtap_init_distributed(&argc, &argv) != 0) return 1;
-    int depth = (int)app_arg(argc, argv, 1, 16), runs = (int)app_arg(argc, argv, 2, 1), rc = 0;
-    int mem_ops = (int)app_arg(argc, argv, 3, 0), compute_iters = (int)app_arg(argc, argv, 4, 0);
+    int depth = (int)app_arg(argc, argv, 1, "depth", 16), runs = (int)app_arg(argc, argv, 2, "runs", 1), rc = 0;
+    int mem_ops = (int)app_arg(argc, argv, 3, "mem_ops", 0), compute_iters = (int)app_arg(argc, argv, 4, "compute_iters", 0);
     const int work = mem_ops > 0 || compute_iters > 0;
     APP_CUDA(gtap_initialize()); // first: on a distributed run it selects this rank's GPU
     const long long nodes = (2LL << depth) - 1;

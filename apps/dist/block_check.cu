@@ -127,7 +127,7 @@ __global__ void check_kernel(int depth, int mode) {
 int main(int argc, char **argv) {
     static const char *const modes[] = {"ok", "divergent_taskwait", "divergent_sync", "warp_lane"};
     if (gtap_init_distributed(&argc, &argv) != 0) return 1;
-    int depth = (int)app_arg(argc, argv, 1, 6), runs = (int)app_arg(argc, argv, 3, 1), mode = -1, rc = 0;
+    int depth = (int)app_arg(argc, argv, 1, "depth", 6), runs = (int)app_arg(argc, argv, 3, "runs", 1), mode = -1, rc = 0;
     const char *m = argc > 2 ? argv[2] : "ok";
     for (int i = 0; i < 4; i++)
         if (!strcmp(m, modes[i])) mode = i;

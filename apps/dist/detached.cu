@@ -38,7 +38,7 @@ __global__ void dtree_kernel(int depth) {
 
 int main(int argc, char **argv) {
     if (gtap_init_distributed(&argc, &argv) != 0) return 1;
-    int depth = (int)app_arg(argc, argv, 1, 12), runs = (int)app_arg(argc, argv, 2, 1), rc = 0;
+    int depth = (int)app_arg(argc, argv, 1, "depth", 12), runs = (int)app_arg(argc, argv, 2, "runs", 1), rc = 0;
     unsigned long long want_bumps = 0;
     for (int d = 1; d <= depth; d++) want_bumps += (1ULL << (depth - d)) * 2ULL * (unsigned long long)d;
     APP_CUDA(gtap_initialize());

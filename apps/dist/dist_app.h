@@ -6,6 +6,8 @@
 #ifndef GTAP_DIST_APP_H
 #define GTAP_DIST_APP_H
 
+#include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -35,9 +37,25 @@ static inline double app_now_ms(void)
     return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
 }
 
-static inline long long app_arg(int argc, char **argv, int i, long long dflt)
+/* Positional argument i (named `name` in messages), or dflt when absent. An argument that is
+ * not an integer within an int's range ends the process with status 2 after a one-line
+ * message on rank 0 naming it (every rank parses the same arguments and leaves the job alike,
+ * through gtap_dist_finalize). */
+static inline long long app_arg(int argc, char **argv, int i, const char *name, long long dflt)
 {
-    return argc > i ? strtoll(argv[i], NULL, 0) : dflt;
+    if (argc <= i)
+        return dflt;
+    char *end = NULL;
+    errno = 0;
+    const long long v = strtoll(argv[i], &end, 0);
+    if (end == argv[i] || *end != '\0' || errno == ERANGE || v < INT_MIN || v > INT_MAX) {
+        if (gtap_dist_rank() == 0)
+            fprintf(stderr, "%s: argument %d (%s) '%s' is not an integer in [%d, %d]\n", argv[0], i, name, argv[i],
+                    INT_MIN, INT_MAX);
+        gtap_dist_finalize();
+        exit(2);
+    }
+    return v;
 }
 
 /* Prints one line on rank 0 and returns the process exit status (0 on other ranks). */

@@ -25,7 +25,7 @@ __global__ void fib_kernel(int n) {
 
 int main(int argc, char **argv) {
     if (gtap_init_distributed(&argc, &argv) != 0) return 1;
-    int n = (int)app_arg(argc, argv, 1, 27), runs = (int)app_arg(argc, argv, 2, 1), rc = 0;
+    int n = (int)app_arg(argc, argv, 1, "n", 27), runs = (int)app_arg(argc, argv, 2, "runs", 1), rc = 0;
     long long want = 0, prev = 1;
     for (int i = 0; i < n; i++) { long long t = want + prev; prev = want; want = t; }
     APP_CUDA(gtap_initialize());

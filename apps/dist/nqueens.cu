@@ -48,9 +48,9 @@ static const long long known[] = {1, 1, 0, 0, 2, 10, 4, 40, 92, 352, 724, 2680, 
 
 int main(int argc, char **argv) {
     if (gtap_init_distributed(&argc, &argv) != 0) return 1;
-    int n = (int)app_arg(argc, argv, 1, 10);
-    int cutoff = (int)app_arg(argc, argv, 2, n > 4 ? n - 4 : 1);
-    int runs = (int)app_arg(argc, argv, 3, 1), rc = 0;
+    int n = (int)app_arg(argc, argv, 1, "n", 10);
+    int cutoff = (int)app_arg(argc, argv, 2, "cutoff", n > 4 ? n - 4 : 1);
+    int runs = (int)app_arg(argc, argv, 3, "runs", 1), rc = 0;
     if (n < 1 || n > 20) { printf("FAIL: n must be in 1..20\n"); return 1; }
     APP_CUDA(gtap_initialize());
     for (int r = 0; r < runs && rc == 0; r++) {

@@ -28,7 +28,7 @@ static const long long known[] = {1, 1, 0, 0, 2, 10, 4, 40, 92, 352, 724, 2680, 
 
 int main(int argc, char **argv) {
     if (gtap_init_distributed(&argc, &argv) != 0) return 1;
-    int n = (int)app_arg(argc, argv, 1, 9), runs = (int)app_arg(argc, argv, 2, 1), rc = 0;
+    int n = (int)app_arg(argc, argv, 1, "n", 9), runs = (int)app_arg(argc, argv, 2, "runs", 1), rc = 0;
     if (n < 1 || n > 14) { printf("FAIL: n must be in 1..14\n"); return 1; }
     APP_CUDA(gtap_initialize());
     for (int r = 0; r < runs && rc == 0; r++) {

@@ -83,8 +83,8 @@ int main(int argc, char **argv)
 {
     if (gtap_init_distributed(&argc, &argv) != 0)
         return 1;
-    const long long n = app_arg(argc, argv, 1, 1 << 20);
-    const int runs = (int)app_arg(argc, argv, 2, 1), leaf = (int)app_arg(argc, argv, 3, 4096);
+    const long long n = app_arg(argc, argv, 1, "n", 1 << 20);
+    const int runs = (int)app_arg(argc, argv, 2, "runs", 1), leaf = (int)app_arg(argc, argv, 3, "leaf", 4096);
     if (n < 1 || runs < 1 || leaf < 1 || leaf > (1 << 30)) {
         fprintf(stderr, "warp_sum: need n >= 1, runs >= 1 and 1 <= leaf <= 2^30 (got %lld %d %d)\n", n, runs, leaf);
         return 2;
