@@ -206,13 +206,17 @@ def dist_args(app, rng, host):
     if app in ("uts", "uts_dfs"):
         a = [rng.choice(["T1S", "T3S", "T1M", "T3M"] if host else ["T1", "T3", "T1L"]), str(rng.randint(1, 3))]
         return a + ([str(rng.choice([1, 4, 16, 64, 1024]))] if app == "uts_dfs" else [])
+    if app in ("hetero", "hetero_kq", "hetero_block"):  # height, kinds, iterations, runs, seed
+        return [str(rng.randint(0, [14, 20][s])), str(rng.choice([2, 4])), str(rng.choice([0, 1, 64, 1024])),
+                str(rng.randint(1, 3)), str(rng.randint(0, 1000))]
     if app == "warp_sum":  # n, runs, elements per warp task
         return [str(rng.randint(1, [100000, 50000000][s])), str(rng.randint(1, 3)), str(rng.choice([8, 33, 256, 4096]))]
     return [str(rng.randint(2, [8, 12][s])), "ok", str(rng.randint(1, 2))]  # block_check
 
 
 DIST_APPS = ["fib", "nqueens", "bintree", "bary", "detached", "nqueens_ntw", "bfs", "bintree_block",
-             "bary_block", "bfs_block", "block_check", "uts", "uts_dfs", "warp_sum"]
+             "bary_block", "bfs_block", "block_check", "uts", "uts_dfs", "warp_sum", "hetero", "hetero_kq",
+             "hetero_block"]
 
 
 def dist_binary(build, app, host):
