@@ -209,6 +209,10 @@ def dist_args(app, rng, host):
     if app in ("hetero", "hetero_kq", "hetero_block"):  # height, kinds, iterations, runs, seed
         return [str(rng.randint(0, [14, 20][s])), str(rng.choice([2, 4])), str(rng.choice([0, 1, 64, 1024])),
                 str(rng.randint(1, 3)), str(rng.randint(0, 1000))]
+    if app == "fmm":  # the fused traversal across ranks (apps/fmm: fmm_dist)
+        return ["--n", str(rng.randint(1, [30000, 2000000][s])), "--dist", rng.choice(["cube", "plummer"]),
+                "--theta", rng.choice(["0.3", "0.5", "0.7"]), "--task-min", rng.choice(["64", "256", "1024"]),
+                "--seed", str(rng.randint(1, 1000)), "--repeat", "1", "--warmup", "0"]
     if app == "warp_sum":  # n, runs, elements per warp task
         return [str(rng.randint(1, [100000, 50000000][s])), str(rng.randint(1, 3)), str(rng.choice([8, 33, 256, 4096]))]
     return [str(rng.randint(2, [8, 12][s])), "ok", str(rng.randint(1, 2))]  # block_check
@@ -216,14 +220,15 @@ def dist_args(app, rng, host):
 
 DIST_APPS = ["fib", "nqueens", "bintree", "bary", "detached", "nqueens_ntw", "bfs", "bintree_block",
              "bary_block", "bfs_block", "block_check", "uts", "uts_dfs", "warp_sum", "hetero", "hetero_kq",
-             "hetero_block"]
+             "hetero_block", "fmm"]
 
 
 def dist_binary(build, app, host):
-    """apps/dist/dist_APP_{host,gpu}; UTS's are apps/uts/uts[_dfs]_dist_{host,gpu}."""
+    """apps/dist/dist_APP_{host,gpu}; UTS's are apps/uts/uts[_dfs]_dist_{host,gpu}, the FMM's
+    apps/fmm/fmm_dist_{host,gpu}."""
     kind = "host" if host else "gpu"
-    if app in ("uts", "uts_dfs"):
-        return os.path.join(build, "apps", "uts", "%s_dist_%s" % (app, kind))
+    if app in ("uts", "uts_dfs", "fmm"):
+        return os.path.join(build, "apps", "fmm" if app == "fmm" else "uts", "%s_dist_%s" % (app, kind))
     return os.path.join(build, "apps", "dist", "dist_%s_%s" % (app, kind))
 
 

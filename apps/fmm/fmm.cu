@@ -12,6 +12,11 @@
  *                    target cell's subtree while it runs. Children that split the target run
  *                    in parallel (disjoint targets); children that split the source, and the
  *                    rows of a self pair, run one after the other (taskwait), each row a task.
+ *   fmm_dist         (-DFMM_FUSED, linked with the distributed layer) fmm_fused across ranks:
+ *                    every rank builds the same bodies and tree, the traversal's tasks (two
+ *                    cell indices) migrate, each rank applies the pairs it ran into its own
+ *                    arrays, and the ranks' sums (fmm_run.cuh: fmm_dev_merge) make the run's
+ *                    field, which rank 0 finishes and checks.
  *
  * Every task reads the run through g_fmm (global memory; set once before the launches); a
  * task's arguments are two cell indices (and a row length in the partitioned build).
@@ -19,7 +24,14 @@
 #include "gtap_thread.cuh"
 #include "gtap_app.cuh"
 
-#if defined(FMM_PARTITIONED)
+#if defined(GTAP_DISTRIBUTED) && !defined(FMM_FUSED)
+#error "the distributed FMM (fmm_dist) is the fused traversal: build it with -DFMM_FUSED"
+#endif
+#if defined(GTAP_DISTRIBUTED)
+#include "gtap_dist.h"
+#define FMM_FIXED_MODE FMM_MODE_FUSED
+#define FMM_APP "fmm_dist"
+#elif defined(FMM_PARTITIONED)
 #define FMM_FIXED_MODE FMM_MODE_OWNED
 #define FMM_APP "fmm_partitioned"
 #elif defined(FMM_FUSED)

@@ -7,6 +7,8 @@
 #ifndef FMM_RUN_CUH
 #define FMM_RUN_CUH
 
+#include <limits.h>
+
 #include "fmm_host.h"
 #if !defined(GTAP_TARGET_HOST)
 #include "fmm_gpu.cuh"
@@ -110,6 +112,47 @@ static int fmm_dev_finish(fmm_dev *d, const app_cli *c, fmm_phases *t, fmm_count
 #endif
 }
 
+#if defined(GTAP_DISTRIBUTED)
+/* Across ranks (fmm_dist): each rank's fused traversal applied the pairs its tasks ran, into its
+ * own local coefficients, body fields and counts; their sums over the ranks are the run's. In
+ * double, then rounded once to float (the arrays' type); every rank gets them. Returns 0, or 1
+ * after a message. */
+static int fmm_dev_merge(fmm_dev *d)
+{
+    const fmm_ctx *x = &d->ctx;
+    const size_t nl = (size_t)FMM_NT * x->ncells, no = 4 * (size_t)x->n, nf = nl + no;
+    if (nf > (size_t)INT_MAX) {
+        fprintf(stderr, "fmm_dist: %zu coefficients and body fields to sum across ranks: at most %d\n", nf, INT_MAX);
+        return 1;
+    }
+    float *f = (float *)malloc(nf * sizeof(float));
+    double *v = (double *)malloc(nf * sizeof(double));
+    static uint64_t tally[2 * FMM_TALLY_SLOTS];
+    int rc = !f || !v;
+    rc = rc || cudaMemcpy(f, x->L, nl * sizeof(float), cudaMemcpyDeviceToHost) != cudaSuccess ||
+         cudaMemcpy(f + nl, x->out, no * sizeof(float), cudaMemcpyDeviceToHost) != cudaSuccess ||
+         cudaMemcpy(tally, x->tally, sizeof tally, cudaMemcpyDeviceToHost) != cudaSuccess;
+    if (!rc) {
+        for (size_t i = 0; i < nf; i++)
+            v[i] = f[i];
+        rc = gtap_dist_allreduce_f64(v, (int)nf, GTAP_DIST_SUM) != 0 ||
+             gtap_dist_allreduce_u64(tally, 2 * FMM_TALLY_SLOTS, GTAP_DIST_SUM) != 0;
+    }
+    if (!rc) {
+        for (size_t i = 0; i < nf; i++)
+            f[i] = (float)v[i];
+        rc = cudaMemcpy(x->L, f, nl * sizeof(float), cudaMemcpyHostToDevice) != cudaSuccess ||
+             cudaMemcpy(x->out, f + nl, no * sizeof(float), cudaMemcpyHostToDevice) != cudaSuccess ||
+             cudaMemcpy(x->tally, tally, sizeof tally, cudaMemcpyHostToDevice) != cudaSuccess;
+    }
+    if (rc)
+        fprintf(stderr, "fmm_dist: summing the ranks' traversals failed\n");
+    free(f);
+    free(v);
+    return rc;
+}
+#endif
+
 static void fmm_dev_free(fmm_dev *d)
 {
 #if defined(GTAP_TARGET_HOST)
@@ -132,6 +175,13 @@ static int fmm_main(int argc, char **argv, const char *app, const char *impl, in
     app_cli c;
     fmm_phases t = {0, 0, 0, 0, 0};
     fmm_counts k;
+#if defined(GTAP_DISTRIBUTED)
+    if (gtap_init_distributed(&argc, &argv) != 0)
+        return 1;
+    const int rank = gtap_dist_rank();
+#else
+    const int rank = 0;
+#endif
     app_cli_init(&c, app, impl, FMM_DEFAULT_N);
     static const char *const keys[] = {FMM_OPTION_KEYS, NULL};
     int rc = app_cli_parse(&c, argc, argv, keys, FMM_USAGE);
@@ -141,13 +191,20 @@ static int fmm_main(int argc, char **argv, const char *app, const char *impl, in
         return 2;
     fmm_require_device(&c);
     fmm_options_param(&c, &d.o, "task-min");
-    if (fmm_dev_build(&d, &t))
+#if defined(GTAP_DISTRIBUTED)
+    /* gtap_initialize picks this rank's GPU: before the build allocates on one (install()
+     * initializes the runtime once; this ctx is replaced below) */
+    if (install(&c, d.ctx))
+        return 1;
+#endif
+    if (fmm_dev_build(&d, &t)) /* every rank builds the same bodies and tree from the options */
         return 1;
     d.ctx.mode = mode;
     d.ctx.task_min = d.o.task_min;
     if (install(&c, d.ctx))
         return 1;
-    app_banner(&c);
+    if (rank == 0)
+        app_banner(&c);
     auto reset = [&](int) { fmm_dev_reset(&d); };
     if (mode == FMM_MODE_LIST) { /* the counting run sizes the lists (not timed) */
         if (fmm_dev_reset(&d) || run_once() != cudaSuccess || fmm_dev_lists_alloc(&d) || install(&c, d.ctx))
@@ -156,13 +213,28 @@ static int fmm_main(int argc, char **argv, const char *app, const char *impl, in
     if (run_timed(&c, &stats, reset))
         return 1;
     t.traversal = app_quantile(stats.kernel_ms, stats.count, 0.5);
+#if defined(GTAP_DISTRIBUTED)
+    if (fmm_dev_merge(&d))
+        return 1;
+    if (rank != 0) { /* rank 0 finishes, checks and reports */
+        fmm_dev_free(&d);
+        gtap_finalize();
+        return gtap_dist_finalize() != 0;
+    }
+#endif
     const int check = fmm_dev_finish(&d, &c, &t, &k);
     if (check < 0)
         return 1;
     char answer[160];
     fmm_answer(answer, sizeof answer, &k);
     fmm_dev_free(&d);
-    return app_report(&c, &stats, (app_check_t)check, answer);
+    rc = app_report(&c, &stats, (app_check_t)check, answer);
+#if defined(GTAP_DISTRIBUTED)
+    gtap_finalize();
+    if (gtap_dist_finalize() != 0 && rc == 0)
+        rc = 1;
+#endif
+    return rc;
 }
 
 #endif /* FMM_RUN_CUH */

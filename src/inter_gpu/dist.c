@@ -357,7 +357,7 @@ int gtap_replicate(void *dst, const void *src, size_t bytes)
     return run_command(&c);
 }
 
-int gtap_dist_allreduce_u64(uint64_t *values, int count, int op)
+static int allreduce(void *values, int count, int op, int f64)
 {
     gtap_dist_cmd c;
     if (count < 0 || (op != GTAP_DIST_SUM && op != GTAP_DIST_MAX))
@@ -369,7 +369,18 @@ int gtap_dist_allreduce_u64(uint64_t *values, int count, int op)
     c.buf = values;
     c.count = count;
     c.op = op;
+    c.f64 = f64;
     return run_command(&c);
+}
+
+int gtap_dist_allreduce_u64(uint64_t *values, int count, int op)
+{
+    return allreduce(values, count, op, 0);
+}
+
+int gtap_dist_allreduce_f64(double *values, int count, int op)
+{
+    return allreduce(values, count, op, 1);
 }
 
 int gtap_dist_host_peers(const int **ranks)

@@ -51,6 +51,7 @@ typedef struct gtap_dist_cmd {
     const void *src;         /* REPLICATE: src (rank 0) */
     size_t bytes;            /* REPLICATE */
     int count, op;           /* ALLREDUCE; DIRECT_PEERS: count ranks in buf (int) */
+    int f64;                 /* ALLREDUCE: the values are doubles, else uint64_t */
     gtap_node_region *region;/* ATTACH */
     gtap_dist_node_desc desc;/* ATTACH (strings point into the two arrays below) */
     char device[128], device_id[128];

@@ -152,7 +152,7 @@ int gtap_proxy_command_step(void)
             }
             return start_replicate_chunk();
         case GTAP_CMD_ALLREDUCE:
-            GTAP_MPI_CHECK(MPI_Iallreduce(MPI_IN_PLACE, P.cmd->buf, P.cmd->count, MPI_UINT64_T,
+            GTAP_MPI_CHECK(MPI_Iallreduce(MPI_IN_PLACE, P.cmd->buf, P.cmd->count, P.cmd->f64 ? MPI_DOUBLE : MPI_UINT64_T,
                                           P.cmd->op == GTAP_DIST_MAX ? MPI_MAX : MPI_SUM, P.g->comm, &P.cmd_req));
             return 1;
         case GTAP_CMD_STATS:

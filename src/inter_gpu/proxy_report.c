@@ -123,7 +123,7 @@ static void dump_state(void)
     gtap_node_region *r = P.region;
 #define OUT(...) n += snprintf(buf + n, sizeof buf - (size_t)(n < (int)sizeof buf ? n : (int)sizeof buf), __VA_ARGS__)
     static const char *cmds[] = {"", "attaching the node (gtap_initialize)", "detaching the node",
-                                 "gtap_replicate", "gtap_dist_allreduce_u64", "gtap_dist_barrier",
+                                 "gtap_replicate", "gtap_dist_allreduce_u64/_f64", "gtap_dist_barrier",
                                  "gtap_dist_stats_gather", "gtap_dist_finalize"};
     OUT("gtap: watchdog dump of rank %d (host %s, %s): proxy %s, run %u, stop known for run %u, "
         "termination %s%s%s\n", P.rank, P.g->host, P.g->device, rs_str(P.rs), P.epoch, P.stop_epoch,

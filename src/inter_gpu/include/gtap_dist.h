@@ -74,6 +74,8 @@ int gtap_replicate(void *dst, const void *src, size_t bytes);
 
 /* Collective. In-place sum (op 0) or maximum (op 1) over all ranks of count values. */
 int gtap_dist_allreduce_u64(uint64_t *values, int count, int op);
+/* The same for doubles (MPI's sum: every rank gets the same value, in an order MPI picks). */
+int gtap_dist_allreduce_f64(double *values, int count, int op);
 #define GTAP_DIST_SUM 0
 #define GTAP_DIST_MAX 1
 

@@ -65,6 +65,10 @@ int main(int argc, char **argv) {
     CHECK(gtap_dist_allreduce_u64(v, 2, GTAP_DIST_SUM) == 0);
     CHECK(v[0] == (uint64_t)n && v[1] == (uint64_t)n * (n - 1) / 2);
     CHECK(gtap_dist_allreduce_u64(&v[2], 1, GTAP_DIST_MAX) == 0 && v[2] == (uint64_t)(n - 1));
+    double f[2] = {0.5 * me, -1.25 * me}; // exact in any order
+    CHECK(gtap_dist_allreduce_f64(f, 1, GTAP_DIST_SUM) == 0 && f[0] == 0.25 * n * (n - 1));
+    CHECK(gtap_dist_allreduce_f64(&f[1], 1, GTAP_DIST_MAX) == 0 && f[1] == 0.0);
+    CHECK(gtap_dist_allreduce_f64(f, 1, 7) == GTAP_DIST_ERR_ARG);
     CHECK(gtap_dist_barrier() == 0);
     CHECK(gtap_dist_device_index(1) == 0 && gtap_dist_device_index(n) == gtap_dist_local_rank() % n);
     CHECK(gtap_dist_local_size() >= 1 && gtap_dist_local_rank() < gtap_dist_local_size());
