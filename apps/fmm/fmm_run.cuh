@@ -175,13 +175,6 @@ static int fmm_main(int argc, char **argv, const char *app, const char *impl, in
     app_cli c;
     fmm_phases t = {0, 0, 0, 0, 0};
     fmm_counts k;
-#if defined(GTAP_DISTRIBUTED)
-    if (gtap_init_distributed(&argc, &argv) != 0)
-        return 1;
-    const int rank = gtap_dist_rank();
-#else
-    const int rank = 0;
-#endif
     app_cli_init(&c, app, impl, FMM_DEFAULT_N);
     static const char *const keys[] = {FMM_OPTION_KEYS, NULL};
     int rc = app_cli_parse(&c, argc, argv, keys, FMM_USAGE);
@@ -189,6 +182,15 @@ static int fmm_main(int argc, char **argv, const char *app, const char *impl, in
         return rc < 0 ? 0 : rc;
     if (fmm_options_read(&c, &d.o, "task-min", FMM_DEFAULT_TASK_MIN))
         return 2;
+#if defined(GTAP_DISTRIBUTED)
+    /* after the options: --help and usage errors leave before the job starts (every rank
+     * reads the same command line) */
+    if (gtap_init_distributed(&argc, &argv) != 0)
+        return 1;
+    const int rank = gtap_dist_rank();
+#else
+    const int rank = 0;
+#endif
     fmm_require_device(&c);
     fmm_options_param(&c, &d.o, "task-min");
 #if defined(GTAP_DISTRIBUTED)
