@@ -209,6 +209,9 @@ def dist_args(app, rng, host):
     if app in ("hetero", "hetero_kq", "hetero_block"):  # height, kinds, iterations, runs, seed
         return [str(rng.randint(0, [14, 20][s])), str(rng.choice([2, 4])), str(rng.choice([0, 1, 64, 1024])),
                 str(rng.randint(1, 3)), str(rng.randint(0, 1000))]
+    if app == "nqueens_tuned":  # apps/nqueens_tuned: nqueens_tuned_dist
+        return ["--n", str(rng.randint(1, [12, 17][s])), "--leaf-budget", rng.choice(["0", "64", "16384"]),
+                "--repeat", "1", "--warmup", "0"]
     if app == "fmm":  # the fused traversal across ranks (apps/fmm: fmm_dist)
         return ["--n", str(rng.randint(1, [30000, 2000000][s])), "--dist", rng.choice(["cube", "plummer"]),
                 "--theta", rng.choice(["0.3", "0.5", "0.7"]), "--task-min", rng.choice(["64", "256", "1024"]),
@@ -220,15 +223,16 @@ def dist_args(app, rng, host):
 
 DIST_APPS = ["fib", "nqueens", "bintree", "bary", "detached", "nqueens_ntw", "bfs", "bintree_block",
              "bary_block", "bfs_block", "block_check", "uts", "uts_dfs", "warp_sum", "hetero", "hetero_kq",
-             "hetero_block", "fmm"]
+             "hetero_block", "fmm", "nqueens_tuned"]
 
 
 def dist_binary(build, app, host):
     """apps/dist/dist_APP_{host,gpu}; UTS's are apps/uts/uts[_dfs]_dist_{host,gpu}, the FMM's
-    apps/fmm/fmm_dist_{host,gpu}."""
+    apps/fmm/fmm_dist_{host,gpu}, the tuned N-Queens' apps/nqueens_tuned/nqueens_tuned_dist_*."""
     kind = "host" if host else "gpu"
-    if app in ("uts", "uts_dfs", "fmm"):
-        return os.path.join(build, "apps", "fmm" if app == "fmm" else "uts", "%s_dist_%s" % (app, kind))
+    folder = {"uts": "uts", "uts_dfs": "uts", "fmm": "fmm", "nqueens_tuned": "nqueens_tuned"}
+    if app in folder:
+        return os.path.join(build, "apps", folder[app], "%s_dist_%s" % (app, kind))
     return os.path.join(build, "apps", "dist", "dist_%s_%s" % (app, kind))
 
 

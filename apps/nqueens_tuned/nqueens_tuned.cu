@@ -14,6 +14,11 @@
  * (nqt_checkpoint.h) in mapped pinned memory, while the kernel runs, so that a host thread
  * can save checkpoints during a run of hours or days.
  *
+ * Linked with the distributed layer (nqueens_tuned_dist_*): the same tasks across ranks. Every
+ * rank enumerates the same subtrees; tasks (a frame of ints, the DFS stack included) migrate;
+ * the answer is the sum over subtrees and ranks of the ranks' counts. No checkpoints there: a
+ * subtree's tasks finish on several ranks, so no one rank knows when it is done.
+ *
  * -DNQT_QUEUES=2 with GTAP_NUM_QUEUES=2: the leaves (DFS segments) go to EPAQ queue 1.
  * -DNQT_LOCAL_STACK: the DFS stack in local memory instead of shared memory.
  */
@@ -22,6 +27,9 @@
 
 #include "gtap_thread.cuh"
 #include "gtap_app.cuh"
+#if defined(GTAP_DISTRIBUTED)
+#include "gtap_dist.h"
+#endif
 #include "nqt_checkpoint.h"
 #include "nqt_search.h"
 
@@ -425,7 +433,16 @@ int main(int argc, char **argv)
         return rc < 0 ? 0 : rc;
     nqt_options o;
     nqt_ckpt resumed = {0, 0, 0, 0, 0, NULL, NULL};
-    if ((rc = nqt_parse_options(&c, &o)) != 0 || (o.resume && (rc = nqt_read_resume(&o, &resumed)) != 0))
+    if ((rc = nqt_parse_options(&c, &o)) != 0)
+        return rc;
+#if defined(GTAP_DISTRIBUTED)
+    if (o.checkpoint || o.resume || o.kill_after) {
+        fprintf(stderr, "%s: --checkpoint, --resume and --test-kill-after are options of the single-process "
+                        "program (nqueens_tuned); across ranks a subtree's tasks finish on several ranks\n", c.app);
+        return 2;
+    }
+#endif
+    if (o.resume && (rc = nqt_read_resume(&o, &resumed)) != 0)
         return rc;
     if (o.depth == -1)
         o.depth = o.n < NQT_DEFAULT_CHECKPOINT_DEPTH ? o.n : NQT_DEFAULT_CHECKPOINT_DEPTH;
@@ -433,6 +450,15 @@ int main(int argc, char **argv)
     if (o.leaf_row < o.n - 1 - NQT_LEAF_LEVELS)
         o.leaf_row = o.n - 1 - NQT_LEAF_LEVELS; /* the DFS stacks hold NQT_LEAF_LEVELS levels */
     app_require_device(&c);
+#if defined(GTAP_DISTRIBUTED)
+    /* after the options (usage errors leave before the job starts); gtap_initialize picks this
+     * rank's GPU, before the allocations below */
+    if (gtap_init_distributed(&argc, &argv) != 0 || app_gtap_init(&c))
+        return 1;
+    const int rank = gtap_dist_rank();
+#else
+    const int rank = 0;
+#endif
 
     /* The subtrees, what the file says is done, and what this run does. */
     const long long subtrees = nqt_prefixes(o.n, o.depth, NULL);
@@ -485,12 +511,16 @@ int main(int argc, char **argv)
     cudaMemcpy((void *)p.prefix, prefix, words * sizeof *prefix, cudaMemcpyHostToDevice);
     cudaMemcpy((void *)p.todo, todo, words * sizeof *todo, cudaMemcpyHostToDevice);
     cudaMemcpyToSymbol(d_nqt, &p, sizeof p);
+#if !defined(GTAP_DISTRIBUTED)
     if (app_gtap_init(&c))
         return 1;
-    app_banner(&c);
-    fprintf(c.out, "subtrees: %lld at depth %d, %lld finished before this run, %lld to run; leaves from row %d\n",
-            subtrees, o.depth, resumed.done, todo_count, o.leaf_row);
-    fflush(c.out); /* a run of days may end by a signal: its log should say what it was */
+#endif
+    if (rank == 0) {
+        app_banner(&c);
+        fprintf(c.out, "subtrees: %lld at depth %d, %lld finished before this run, %lld to run; leaves from row %d\n",
+                subtrees, o.depth, resumed.done, todo_count, o.leaf_row);
+        fflush(c.out); /* a run of days may end by a signal: its log should say what it was */
+    }
 
     nqt_ckpt_writer writer;
     if (o.checkpoint) { /* at once: a path that cannot be written fails now, not in a week */
@@ -528,6 +558,19 @@ int main(int argc, char **argv)
     if (rc)
         return 1;
     unsigned long long total = 0;
+#if defined(GTAP_DISTRIBUTED)
+    /* A subtree's tasks ran on several ranks: its count is the sum of the ranks' counts (the
+     * done words, which each rank's last task of a subtree writes, say nothing here). */
+    unsigned long long *counts = (unsigned long long *)malloc(words * sizeof *counts);
+    if (!counts || cudaMemcpy(counts, p.count, words * sizeof *counts, cudaMemcpyDeviceToHost) != cudaSuccess ||
+        gtap_dist_allreduce_u64((uint64_t *)counts, (int)words, GTAP_DIST_SUM) != 0) {
+        fprintf(stderr, "%s: summing the ranks' subtree counts failed\n", c.app);
+        return 1;
+    }
+    for (long long i = 0; i < subtrees; i++)
+        total += prefix[i].weight * counts[i];
+    free(counts);
+#else
     for (long long i = 0; i < subtrees; i++) {
         if (!state[i]) {
             fprintf(stderr, "nqueens_tuned: internal error: subtree %lld did not finish\n", i);
@@ -535,10 +578,17 @@ int main(int argc, char **argv)
         }
         total += prefix[i].weight * (state[i] - 1);
     }
+#endif
     char answer[32];
     snprintf(answer, sizeof answer, "%llu", total);
     if (gtap_finalize() != cudaSuccess)
         return 1;
+#if defined(GTAP_DISTRIBUTED)
+    if (gtap_dist_finalize() != 0)
+        return 1;
+    if (rank != 0)
+        return 0; /* rank 0 checks and reports */
+#endif
     app_check_t check = APP_CHECK_SKIPPED;
     if (c.check)
         check = total == nqt_known[o.n] ? APP_CHECK_PASS : APP_CHECK_FAIL;
