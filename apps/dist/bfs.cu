@@ -196,15 +196,15 @@ int main(int argc, char **argv) {
 #if defined(APP_BLOCK)
         uint64_t workers = (uint64_t)gtap_default_grid_size();
         const long long per_level = 2ll * avg_degree + 2;
-        const char *cap_env = getenv("GTAP_MAX_TASKS_PER_BLOCK");
-        long long capacity = GTAP_MAX_TASKS_PER_BLOCK;
 #else
         uint64_t workers = (uint64_t)gtap_default_grid_size() * GTAP_BLOCK_SIZE / 32;
         const long long per_level = 32ll * (2 * avg_degree + 2);
-        const char *cap_env = getenv("GTAP_MAX_TASKS_PER_WARP");
-        long long capacity = GTAP_MAX_TASKS_PER_WARP;
 #endif
-        if (cap_env && atoll(cap_env) > 0) capacity = atoll(cap_env);
+#if defined(GTAP_TARGET_HOST)
+        const long long capacity = 1ll << 30; // the reference executor's deques grow
+#else
+        const long long capacity = gtap_config_defaults().max_tasks_per_worker; // the knob, env applied
+#endif
         if (gtap_dist_allreduce_u64(&workers, 1, GTAP_DIST_SUM) != 0) return 1;
         delta = 4 * (long long)(workers ? workers : 1);
         if (delta > capacity / per_level) delta = capacity / per_level > 1 ? capacity / per_level : 1;

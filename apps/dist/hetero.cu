@@ -29,6 +29,9 @@
 #endif
 #include "dist_app.h"
 #include "hetero_kernels.h"
+#if defined(APP_BLOCK)
+#include "hetero_block.cuh"
+#endif
 
 #define HET_DIST_MAX_HEIGHT 29 // node ids below 2^30 fit in 32 bits, the sum in 64
 
@@ -50,16 +53,8 @@ __device__ unsigned long long het_leaf(uint32_t node) {
     const int kind = het_kind_of(node, g_seed, g_kinds);
     int begin, end;
     het_share(g_iters, (int)threadIdx.x, GTAP_BLOCK_SIZE, &begin, &end);
-    uint32_t v = het_kind_part(kind, node, begin, end);
-    __shared__ uint32_t parts[GTAP_BLOCK_SIZE];
-    parts[threadIdx.x] = v;
-    __syncthreads(); // every share is stored before thread 0 reads them
-    if (threadIdx.x == 0) {
-        for (int t = 1; t < GTAP_BLOCK_SIZE; t++) v ^= parts[t];
-        v ^= het_kind_start(kind, node);
-    }
-    __syncthreads(); // thread 0 read every share before the array is used again
-    return threadIdx.x == 0 ? v : 0;
+    const uint32_t v = het_block_xor(het_kind_part(kind, node, begin, end));
+    return threadIdx.x == 0 ? v ^ het_kind_start(kind, node) : 0;
 }
 #else
 __device__ unsigned long long het_leaf(uint32_t node) {

@@ -83,7 +83,13 @@ struct nqt_params {
 __constant__ nqt_params d_nqt;
 
 /* ---- the per-subtree bookkeeping: the only memory ordering in this program -------------- */
-#if defined(GTAP_TARGET_HOST)
+#if defined(GTAP_DISTRIBUTED)
+/* Across ranks a subtree's tasks end on several ranks, so no rank can tell when it is done:
+ * only the counts are kept (summed over the ranks after the run), and nothing is published. */
+__device__ __forceinline__ void nqt_count_add(int sub, unsigned long long v) { atomicAdd(&d_nqt.count[sub], v); }
+__device__ __forceinline__ void nqt_pending_add(int, int) {}
+__device__ __forceinline__ void nqt_subtree_task_done(int) {}
+#elif defined(GTAP_TARGET_HOST)
 /* One executor thread runs every task; the checkpoint thread reads only the state words. */
 static inline void nqt_count_add(int sub, unsigned long long v) { d_nqt.count[sub] += v; }
 static inline void nqt_pending_add(int sub, int v) { d_nqt.pending[sub] += v; }
