@@ -345,11 +345,8 @@ static void *writer_main(void *arg)
         }
         w->failing = 0;
         w->writes++;
-        if (w->kill_after > 0 && done >= w->kill_after) {
-            fprintf(stderr, "nqueens_tuned: --test-kill-after %lld: checkpoint with %lld subtrees written; SIGKILL\n",
-                    w->kill_after, done);
-            raise(SIGKILL);
-        }
+        if (w->kill_after > 0 && done >= w->kill_after)
+            nqt_ckpt_test_kill(w->kill_after, done);
     }
     pthread_mutex_unlock(&w->lock);
     return NULL;
@@ -394,4 +391,49 @@ void nqt_ckpt_writer_stop(nqt_ckpt_writer *w)
 void nqt_ckpt_writer_await_kill(nqt_ckpt_writer *w)
 {
     pthread_join(w->thread, NULL); /* the thread leaves its loop only when stopped */
+}
+
+/* ---- the kill test's hook --------------------------------------------------------------- */
+
+void nqt_ckpt_test_kill(long long kill_after, long long done)
+{
+    fprintf(stderr, "nqueens_tuned: --test-kill-after %lld: checkpoint with %lld subtrees written; SIGKILL\n",
+            kill_after, done);
+    fflush(NULL);
+    kill(getpid(), SIGKILL); /* the whole process, whichever thread asks */
+    for (;;)
+        pause();
+}
+
+typedef struct kill_order {
+    long long kill_after, done;
+} kill_order;
+
+static void *kill_main(void *arg)
+{
+    kill_order k = *(kill_order *)arg;
+    free(arg);
+    nqt_ckpt_test_kill(k.kill_after, k.done);
+}
+
+void nqt_ckpt_test_kill_soon(long long kill_after, long long done)
+{
+    kill_order *k = malloc(sizeof *k);
+    pthread_t t;
+    if (k) {
+        k->kill_after = kill_after;
+        k->done = done;
+        if (pthread_create(&t, NULL, kill_main, k) == 0) {
+            pthread_detach(t);
+            return;
+        }
+        free(k);
+    }
+    nqt_ckpt_test_kill(kill_after, done); /* no thread: die here */
+}
+
+void nqt_ckpt_test_kill_await(void)
+{
+    for (;;) /* until the thread of nqt_ckpt_test_kill_soon ends the process */
+        pause();
 }

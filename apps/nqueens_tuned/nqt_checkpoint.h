@@ -83,6 +83,17 @@ void nqt_ckpt_writer_stop(nqt_ckpt_writer *w);
  * checkpoint with kill_after finished subtrees (the caller has finished at least that many). */
 void nqt_ckpt_writer_await_kill(nqt_ckpt_writer *w);
 
+/* The test hook of --test-kill-after: prints that a checkpoint with `done` (>= kill_after)
+ * finished subtrees is written, then ends the process by SIGKILL, as a crash or an OOM kill
+ * would: nqt_ckpt_test_kill on the calling thread; nqt_ckpt_test_kill_soon from a thread of
+ * its own, returning at once, so that the caller goes on (rank 0 of a distributed run into
+ * its next launch, which it then leaves by dying while the other ranks run it). After
+ * nqt_ckpt_test_kill_soon the caller writes no checkpoint and, once it has nothing else to
+ * do, calls nqt_ckpt_test_kill_await. Any thread. */
+void nqt_ckpt_test_kill(long long kill_after, long long done) __attribute__((noreturn));
+void nqt_ckpt_test_kill_soon(long long kill_after, long long done);
+void nqt_ckpt_test_kill_await(void) __attribute__((noreturn));
+
 #ifdef __cplusplus
 }
 #endif

@@ -16,8 +16,10 @@
  *
  * Linked with the distributed layer (nqueens_tuned_dist_*): the same tasks across ranks. Every
  * rank enumerates the same subtrees; tasks (a frame of ints, the DFS stack included) migrate;
- * the answer is the sum over subtrees and ranks of the ranks' counts. No checkpoints there: a
- * subtree's tasks finish on several ranks, so no one rank knows when it is done.
+ * a subtree's count is the sum of the ranks' counts. A subtree's tasks finish on several
+ * ranks, so no rank knows during a launch when one is done: with checkpoints the run is a
+ * sequence of launches over slices of the subtree list, and a slice's subtrees are done when
+ * its launch returns (nqt_dist.h).
  *
  * -DNQT_QUEUES=2 with GTAP_NUM_QUEUES=2: the leaves (DFS segments) go to EPAQ queue 1.
  * -DNQT_LOCAL_STACK: the DFS stack in local memory instead of shared memory.
@@ -32,6 +34,9 @@
 #endif
 #include "nqt_checkpoint.h"
 #include "nqt_search.h"
+#if defined(GTAP_DISTRIBUTED)
+#include "nqt_dist.h"
+#endif
 
 #ifndef NQT_QUEUES
 #define NQT_QUEUES 1
@@ -306,10 +311,11 @@ __device__ void nqt_range(int lo, int hi)
     }
 }
 
-__global__ void nqt_kernel(int todo)
+/* The subtrees todo[lo..hi): the whole list, or one slice of a checkpointed distributed run. */
+__global__ void nqt_kernel(int lo, int hi)
 {
 #pragma gtap entry
-    nqt_range(0, todo);
+    nqt_range(lo, hi);
 }
 
 /* ---- host side ------------------------------------------------------------------------------ */
@@ -328,8 +334,8 @@ static int nqt_bad(const char *flag, const char *value, const char *why)
     return 2;
 }
 
-/* Reads and checks the program's own options; the checkpoint depth may still be -1 (take the
- * resumed file's). Returns 0 or 2 (message printed). */
+/* Reads and checks the program's own options (no file is looked at: nqt_setup does that); the
+ * checkpoint depth may still be -1 (take the resumed file's). Returns 0 or 2 (message printed). */
 static int nqt_parse_options(const app_cli *c, nqt_options *o)
 {
     char v[64];
@@ -367,8 +373,6 @@ static int nqt_parse_options(const app_cli *c, nqt_options *o)
     o->checkpoint = app_opt_str(c, "checkpoint", o->resume); /* a resumed run saves where it resumed */
     if (o->checkpoint && !*o->checkpoint)
         return nqt_bad("checkpoint", "''", "needs a file name");
-    if (o->checkpoint && !o->resume && access(o->checkpoint, F_OK) == 0)
-        return nqt_bad("checkpoint", o->checkpoint, "the file exists; continue that run with --resume, or remove it");
     if (o->kill_after < 0 || (o->kill_after && !o->checkpoint)) {
         snprintf(v, sizeof v, "%lld", o->kill_after);
         return nqt_bad("test-kill-after", v, "must be >= 1, with --checkpoint or --resume");
@@ -425,6 +429,58 @@ static unsigned long long *nqt_alloc_mapped(long long words, unsigned long long 
 #endif
 }
 
+/* The run's files and subtrees; run by the one process, or by rank 0 of a distributed job
+ * (the files may be on its node only). Refuses a --checkpoint file that exists (unless
+ * resuming), reads and checks --resume, fixes the checkpoint depth, counts the subtrees,
+ * allocates their state words (*state_p on the host, *d_state_p as the device sees them)
+ * holding what the resumed file says is done, and writes the first checkpoint (a path that
+ * cannot be written fails now, not in a week). Returns 0; 1 when out of memory; 2 when the
+ * files or options are refused (message printed). Outputs are written only on success. */
+static int nqt_setup(nqt_options *o, nqt_ckpt *resumed, long long *subtrees_p, unsigned long long **state_p,
+                     unsigned long long **d_state_p)
+{
+    char err[512];
+    if (o->checkpoint && !o->resume && access(o->checkpoint, F_OK) == 0)
+        return nqt_bad("checkpoint", o->checkpoint, "the file exists; continue that run with --resume, or remove it");
+    if (o->resume && nqt_read_resume(o, resumed) != 0)
+        return 2;
+    if (o->depth == -1)
+        o->depth = o->n < NQT_DEFAULT_CHECKPOINT_DEPTH ? o->n : NQT_DEFAULT_CHECKPOINT_DEPTH;
+    const long long subtrees = nqt_prefixes(o->n, o->depth, NULL);
+    if (o->resume && resumed->subtrees != subtrees) {
+        fprintf(stderr, "nqueens_tuned: --resume %s: the checkpoint has %lld subtrees, but depth %d of n %d has %lld\n",
+                o->resume, resumed->subtrees, o->depth, o->n, subtrees);
+        return 2;
+    }
+    if (o->kill_after > subtrees) {
+        char v[32];
+        snprintf(v, sizeof v, "%lld", o->kill_after);
+        snprintf(err, sizeof err, "the run has only %lld subtrees", subtrees);
+        return nqt_bad("test-kill-after", v, err);
+    }
+    unsigned long long *d_state = NULL, *state = nqt_alloc_mapped(subtrees, &d_state);
+    if (!state) {
+        fprintf(stderr, "nqueens_tuned: out of memory for %lld subtrees\n", subtrees);
+        return 1;
+    }
+    for (long long i = 0; i < resumed->done; i++)
+        state[resumed->index[i]] = resumed->count[i] + 1;
+    if (o->checkpoint && nqt_ckpt_write(o->checkpoint, o->n, o->depth, subtrees, state, err, sizeof err) < 0) {
+        fprintf(stderr, "nqueens_tuned: --checkpoint %s: %s\n", o->checkpoint, err);
+        return 2;
+    }
+    *subtrees_p = subtrees;
+    *state_p = state;
+    *d_state_p = d_state;
+    return 0;
+}
+
+static int nqt_stats_env(void)
+{
+    const char *e = getenv("GTAP_STATS");
+    return e && atoi(e) > 0;
+}
+
 int main(int argc, char **argv)
 {
     static app_stats stats;
@@ -441,56 +497,69 @@ int main(int argc, char **argv)
     nqt_ckpt resumed = {0, 0, 0, 0, 0, NULL, NULL};
     if ((rc = nqt_parse_options(&c, &o)) != 0)
         return rc;
-#if defined(GTAP_DISTRIBUTED)
-    if (o.checkpoint || o.resume || o.kill_after) {
-        fprintf(stderr, "%s: --checkpoint, --resume and --test-kill-after are options of the single-process "
-                        "program (nqueens_tuned); across ranks a subtree's tasks finish on several ranks\n", c.app);
-        return 2;
-    }
-#endif
-    if (o.resume && (rc = nqt_read_resume(&o, &resumed)) != 0)
-        return rc;
-    if (o.depth == -1)
-        o.depth = o.n < NQT_DEFAULT_CHECKPOINT_DEPTH ? o.n : NQT_DEFAULT_CHECKPOINT_DEPTH;
-    o.leaf_row = o.cutoff > o.depth ? o.cutoff : o.depth;
-    if (o.leaf_row < o.n - 1 - NQT_LEAF_LEVELS)
-        o.leaf_row = o.n - 1 - NQT_LEAF_LEVELS; /* the DFS stacks hold NQT_LEAF_LEVELS levels */
     app_require_device(&c);
+    int stats_on = nqt_stats_env(); /* across ranks rank 0's: the balance lines are collective */
+    (void)stats_on;
 #if defined(GTAP_DISTRIBUTED)
     /* after the options (usage errors leave before the job starts); gtap_initialize picks this
      * rank's GPU, before the allocations below */
     if (gtap_init_distributed(&argc, &argv) != 0 || app_gtap_init(&c))
         return 1;
     const int rank = gtap_dist_rank();
+    const int sliced = o.checkpoint != NULL; /* checkpoints: launches over slices (nqt_dist.h) */
 #else
-    const int rank = 0;
+    const int rank = 0, sliced = 0;
 #endif
 
-    /* The subtrees, what the file says is done, and what this run does. */
-    const long long subtrees = nqt_prefixes(o.n, o.depth, NULL);
-    if (o.resume && resumed.subtrees != subtrees) {
-        fprintf(stderr, "nqueens_tuned: --resume %s: the checkpoint has %lld subtrees, but depth %d of n %d has %lld\n",
-                o.resume, resumed.subtrees, o.depth, o.n, subtrees);
-        return 2;
+    /* The files, the subtrees, and what the resumed file says is done: rank 0 finds out, and
+     * tells the others. Every rank leaves a refused run through the distributed layer's
+     * finalize, with rank 0's status. */
+    long long subtrees = 0;
+    unsigned long long *d_state = NULL, *state = NULL;
+    if (rank == 0)
+        rc = nqt_setup(&o, &resumed, &subtrees, &state, &d_state);
+#if defined(GTAP_DISTRIBUTED)
+    rc = nqt_dist_share_setup(rc, &o.depth, &resumed.done, &stats_on);
+    if (rc == 0 && rank != 0) {
+        subtrees = nqt_prefixes(o.n, o.depth, NULL);
+        if (!(state = nqt_alloc_mapped(subtrees, &d_state))) {
+            fprintf(stderr, "nqueens_tuned: rank %d: out of memory for %lld subtrees\n", rank, subtrees);
+            return 1; /* the distributed layer ends the job (docs/dist.md F2) */
+        }
     }
-    nqt_prefix *prefix = (nqt_prefix *)calloc((size_t)(subtrees ? subtrees : 1), sizeof *prefix);
-    int *todo = (int *)calloc((size_t)(subtrees ? subtrees : 1), sizeof *todo);
-    int *ones = (int *)calloc((size_t)(subtrees ? subtrees : 1), sizeof *ones);
-    unsigned long long *d_state = NULL, *state = nqt_alloc_mapped(subtrees, &d_state);
-    if (!prefix || !todo || !ones || !state) {
+    if (rc == 0 && o.resume && gtap_replicate(state, state, (size_t)subtrees * sizeof *state) != 0)
+        rc = 1;
+    if (rc) {
+        gtap_finalize();
+        gtap_dist_finalize();
+        return rc;
+    }
+#else
+    if (rc)
+        return rc;
+#endif
+    o.leaf_row = o.cutoff > o.depth ? o.cutoff : o.depth;
+    if (o.leaf_row < o.n - 1 - NQT_LEAF_LEVELS)
+        o.leaf_row = o.n - 1 - NQT_LEAF_LEVELS; /* the DFS stacks hold NQT_LEAF_LEVELS levels */
+
+    /* What this run does: the unfinished subtrees, in index order. */
+    const size_t words = (size_t)(subtrees ? subtrees : 1);
+    nqt_prefix *prefix = (nqt_prefix *)calloc(words, sizeof *prefix);
+    int *todo = (int *)calloc(words, sizeof *todo);
+    int *ones = (int *)calloc(words, sizeof *ones);
+    if (!prefix || !todo || !ones) {
         fprintf(stderr, "nqueens_tuned: out of memory for %lld subtrees\n", subtrees);
         return 1;
     }
     nqt_prefixes(o.n, o.depth, prefix);
-    for (long long i = 0; i < resumed.done; i++)
-        state[resumed.index[i]] = resumed.count[i] + 1;
     long long todo_count = 0;
     for (long long i = 0; i < subtrees; i++) {
         ones[i] = 1;
-        if (!state[i] && (!o.kill_after || resumed.done + todo_count < o.kill_after))
-            todo[todo_count++] = (int)i; /* --test-kill-after K: the run finishes K in all */
+        /* --test-kill-after K: one launch finishes K in all; slices stop at K (nqt_slice.h) */
+        if (!state[i] && (!o.kill_after || sliced || resumed.done + todo_count < o.kill_after))
+            todo[todo_count++] = (int)i;
     }
-    if (o.checkpoint || o.resume) { /* one launch: a checkpoint describes one run */
+    if (o.checkpoint) { /* one run: a checkpoint describes one run */
         c.warmup = 0;
         c.repeat = 1;
     }
@@ -506,7 +575,6 @@ int main(int argc, char **argv)
     p.mask = nqt_board_mask(o.n);
     p.budget = o.budget;
     p.state = d_state;
-    const size_t words = (size_t)(subtrees ? subtrees : 1);
     if (cudaMalloc((void **)&p.prefix, words * sizeof *prefix) != cudaSuccess ||
         cudaMalloc((void **)&p.todo, words * sizeof *todo) != cudaSuccess ||
         cudaMalloc((void **)&p.count, words * sizeof *p.count) != cudaSuccess ||
@@ -529,54 +597,88 @@ int main(int argc, char **argv)
     }
 
     nqt_ckpt_writer writer;
-    if (o.checkpoint) { /* at once: a path that cannot be written fails now, not in a week */
-        char err[512];
-        if (nqt_ckpt_write(o.checkpoint, o.n, o.depth, subtrees, state, err, sizeof err) < 0) {
-            fprintf(stderr, "nqueens_tuned: --checkpoint %s: %s\n", o.checkpoint, err);
-            return 2;
-        }
-    }
-    if (o.checkpoint && nqt_ckpt_writer_start(&writer, o.checkpoint, o.n, o.depth, subtrees, state, o.checkpoint_s,
-                                              o.kill_after) != 0)
+    if (o.checkpoint && !sliced && nqt_ckpt_writer_start(&writer, o.checkpoint, o.n, o.depth, subtrees, state,
+                                                         o.checkpoint_s, o.kill_after) != 0)
         return 1;
-    rc = app_gtap_run(
-        &c, &stats,
-        [&](int) {
-            cudaMemset(p.count, 0, words * sizeof *p.count);
-            cudaMemcpy(p.pending, ones, words * sizeof *ones, cudaMemcpyHostToDevice);
-            for (long long i = 0; i < todo_count; i++)
-                state[todo[i]] = 0; /* the kernel is idle: plain stores */
-        },
-        [&] { return gtap_launch(nqt_kernel, (int)todo_count); });
+    auto reset = [&](int) {
+        cudaMemset(p.count, 0, words * sizeof *p.count);
+        cudaMemcpy(p.pending, ones, words * sizeof *ones, cudaMemcpyHostToDevice);
+        for (long long i = 0; i < todo_count; i++)
+            state[todo[i]] = 0; /* the kernel is idle: plain stores */
+    };
+#if defined(GTAP_DISTRIBUTED)
+    nqt_dist_job job;
+    memset(&job, 0, sizeof job);
+    if (sliced) {
+        job.path = o.checkpoint;
+        job.n = o.n;
+        job.depth = o.depth;
+        job.rank = rank;
+        job.ranks = gtap_dist_size();
+        job.verbose = c.verbose;
+        job.stats = stats_on;
+        job.subtrees = subtrees;
+        job.todo_count = todo_count;
+        job.resumed_done = resumed.done;
+        job.kill_after = o.kill_after;
+        job.interval_s = o.checkpoint_s;
+        job.todo = todo;
+        job.prefix = prefix;
+        job.state = state;
+        job.d_count = p.count;
+        job.out = c.out;
+        job.buf = (unsigned long long *)malloc((words + 1) * sizeof *job.buf);
+        job.sums = (gtap_dist_stats *)calloc((size_t)job.ranks, sizeof *job.sums);
+        if (!job.buf || !job.sums) {
+            fprintf(stderr, "nqueens_tuned: rank %d: out of memory for %lld subtrees\n", rank, subtrees);
+            return 1;
+        }
+        rc = app_gtap_run(&c, &stats, reset, [&](cudaEvent_t end) {
+            return nqt_dist_slices(&job, end, [&](long long lo, long long hi) {
+                return gtap_launch(nqt_kernel, (int)lo, (int)hi);
+            });
+        });
+    } else
+#endif
+        rc = app_gtap_run(&c, &stats, reset, [&] { return gtap_launch(nqt_kernel, 0, (int)todo_count); });
+#if defined(GTAP_DISTRIBUTED)
+    if (job.dying)
+        nqt_ckpt_test_kill_await(); /* rank 0 of --test-kill-after: never returns */
+#else
     if (rc == 0 && o.kill_after)
         nqt_ckpt_writer_await_kill(&writer); /* never returns */
-    if (o.checkpoint) {
+#endif
+    int failed = rc != 0;
+    if (o.checkpoint && rank == 0) { /* the final checkpoint, also after a failed run */
         char err[512];
-        nqt_ckpt_writer_stop(&writer);
+        if (!sliced)
+            nqt_ckpt_writer_stop(&writer);
         const long long saved = nqt_ckpt_write(o.checkpoint, o.n, o.depth, subtrees, state, err, sizeof err);
         if (saved < 0) {
             fprintf(stderr, "nqueens_tuned: checkpoint: %s\n", err);
-            return 1;
+            failed = 1;
         }
-        fprintf(c.out, "checkpoint: %s (%lld of %lld subtrees, %lld periodic writes)\n", o.checkpoint, saved,
-                subtrees, writer.writes);
+#if defined(GTAP_DISTRIBUTED)
+        else if (sliced)
+            fprintf(c.out, "checkpoint: %s (%lld of %lld subtrees, %lld periodic writes, %lld slices)\n", o.checkpoint,
+                    saved, subtrees, job.writes, job.slices);
+#endif
+        else
+            fprintf(c.out, "checkpoint: %s (%lld of %lld subtrees, %lld periodic writes)\n", o.checkpoint, saved,
+                    subtrees, writer.writes);
     }
-    if (rc)
+    if (rc) /* a distributed run's errors have ended the job already (docs/dist.md F1) */
         return 1;
     unsigned long long total = 0;
 #if defined(GTAP_DISTRIBUTED)
-    /* A subtree's tasks ran on several ranks: its count is the sum of the ranks' counts (the
-     * done words, which each rank's last task of a subtree writes, say nothing here). */
-    unsigned long long *counts = (unsigned long long *)malloc(words * sizeof *counts);
-    if (!counts || cudaMemcpy(counts, p.count, words * sizeof *counts, cudaMemcpyDeviceToHost) != cudaSuccess ||
-        gtap_dist_allreduce_u64((uint64_t *)counts, (int)words, GTAP_DIST_SUM) != 0) {
-        fprintf(stderr, "%s: summing the ranks' subtree counts failed\n", c.app);
+    unsigned long long mine = 0; /* the solutions of this rank's tasks */
+    if (sliced)
+        mine = job.solutions;
+    else if (nqt_dist_sum_counts(p.count, prefix, subtrees, state, &mine) != 0)
         return 1;
-    }
-    for (long long i = 0; i < subtrees; i++)
-        total += prefix[i].weight * counts[i];
-    free(counts);
-#else
+    if (stats_on && nqt_dist_balance(c.out, mine, sliced ? &job : NULL) != 0)
+        return 1;
+#endif
     for (long long i = 0; i < subtrees; i++) {
         if (!state[i]) {
             fprintf(stderr, "nqueens_tuned: internal error: subtree %lld did not finish\n", i);
@@ -584,7 +686,6 @@ int main(int argc, char **argv)
         }
         total += prefix[i].weight * (state[i] - 1);
     }
-#endif
     char answer[32];
     snprintf(answer, sizeof answer, "%llu", total);
     if (gtap_finalize() != cudaSuccess)
@@ -595,6 +696,8 @@ int main(int argc, char **argv)
     if (rank != 0)
         return 0; /* rank 0 checks and reports */
 #endif
+    if (failed)
+        return 1;
     app_check_t check = APP_CHECK_SKIPPED;
     if (c.check)
         check = total == nqt_known[o.n] ? APP_CHECK_PASS : APP_CHECK_FAIL;

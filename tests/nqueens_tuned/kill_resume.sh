@@ -6,13 +6,23 @@
 #  2. resumed, it is killed again at 40; 3. resumed again, it gives the exact total;
 #  4. a finished checkpoint resumes to the same total with nothing to run;
 #  5. files of another board or depth, a newer version, a corrupt, truncated or foreign file,
-#     and a --checkpoint over an existing file are refused: exit status 2 and a clear line.
+#     and a --checkpoint over an existing file are refused: exit status 2 and one line, once.
 # Exit status 77 (skipped) when the program finds no GPU.
+# A distributed program runs under a launcher: NQT_LAUNCH (e.g. "mpi_run.sh 2") runs steps 1
+# and 5, NQT_RELAUNCH (default: the same) steps 2 and 4, so that a run resumes on another
+# number of ranks, and NQT_FINISH (default: NQT_LAUNCH) step 3 (e.g. with an environment that
+# requires tasks to migrate). A killed job may then end with any status but 0 (rank 0's
+# SIGKILL, or another rank's abort), and its output must match NQT_KILLED, the launcher's
+# report of the killed rank.
 set -u
 dir=$1
 prog=$2
 n=$3
 shift 3
+launch=${NQT_LAUNCH:-}
+relaunch=${NQT_RELAUNCH:-$launch}
+finish=${NQT_FINISH:-$launch}
+killed_regex=${NQT_KILLED:-}
 rm -rf "$dir"
 mkdir -p "$dir"
 ck=$dir/run.ckpt
@@ -27,43 +37,54 @@ field() {
     sed -n "s/^$1 \([0-9]*\)\$/\1/p" "$2"
 }
 
-# killed_at K LOG [ARGS...]: runs the program expecting death by SIGKILL with K subtrees saved
+# killed_at LAUNCHER K LOG [ARGS...]: runs the program expecting death by SIGKILL with K
+# subtrees saved
 killed_at() {
-    k=$1
-    log=$2
-    shift 2
-    "$prog" --n "$n" "$@" --checkpoint-s 0.05 --test-kill-after "$k" >"$log" 2>&1
+    runner=$1
+    k=$2
+    log=$3
+    shift 3
+    $runner "$prog" --n "$n" "$@" --checkpoint-s 0.05 --test-kill-after "$k" >"$log" 2>&1
     rc=$?
     cat "$log"
     [ "$rc" -eq 77 ] && exit 77
-    [ "$rc" -eq 137 ] || fail "expected death by SIGKILL (exit status 137), got $rc"
+    if [ -z "$runner" ]; then
+        [ "$rc" -eq 137 ] || fail "expected death by SIGKILL (exit status 137), got $rc"
+    else
+        [ "$rc" -ne 0 ] || fail "the job whose rank 0 was killed exited with status 0"
+        grep -Eq -- "$killed_regex" "$log" || fail "the launcher did not report the killed rank: /$killed_regex/"
+    fi
+    grep -q "test-kill-after $k: checkpoint with $k subtrees written; SIGKILL" "$log" ||
+        fail "no line saying that the checkpoint with $k subtrees was written before the kill"
     grep -q "^checksum " "$ck" || fail "no complete checkpoint in $ck"
     [ "$(field done "$ck")" = "$k" ] || fail "the checkpoint holds $(field done "$ck") subtrees, not $k"
 }
 
-# refused REGEX ARGS...: the program must exit with status 2 and print a line matching REGEX
+# refused REGEX ARGS...: the program must exit with status 2 (every rank) and print one line
+# matching REGEX (once, not once per rank)
 refused() {
     regex=$1
     shift
-    out=$("$prog" "$@" 2>&1)
+    out=$($launch "$prog" "$@" 2>&1)
     rc=$?
     printf '%s\n' "$out"
     [ "$rc" -eq 2 ] || fail "expected exit status 2, got $rc: $*"
-    printf '%s\n' "$out" | grep -Eq -- "$regex" || fail "the message does not match '$regex': $*"
+    lines=$(printf '%s\n' "$out" | grep -Ec -- "$regex")
+    [ "$lines" -eq 1 ] || fail "$lines lines match '$regex', expected one: $*"
 }
 
 echo "== 1. killed after 5 subtrees"
-killed_at 5 "$dir/run1.log" "$@" --checkpoint "$ck"
+killed_at "$launch" 5 "$dir/run1.log" "$@" --checkpoint "$ck"
 subtrees=$(field subtrees "$ck")
 [ "$subtrees" -gt 40 ] || fail "pick a larger N: only $subtrees subtrees"
 cp "$ck" "$dir/partial.ckpt"
 
 echo "== 2. resumed, killed again after 40"
-killed_at 40 "$dir/run2.log" "$@" --resume "$ck"
+killed_at "$relaunch" 40 "$dir/run2.log" "$@" --resume "$ck"
 grep -q "5 finished before this run" "$dir/run2.log" || fail "the second run did not start from 5 finished subtrees"
 
 echo "== 3. resumed to the end"
-"$prog" --n "$n" "$@" --resume "$ck" --checkpoint-s 0.05 >"$dir/run3.log" 2>&1
+$finish "$prog" --n "$n" "$@" --resume "$ck" --checkpoint-s 0.05 >"$dir/run3.log" 2>&1
 rc=$?
 cat "$dir/run3.log"
 [ "$rc" -eq 0 ] || fail "the resumed run exited with $rc"
@@ -73,7 +94,7 @@ grep -q "^check: PASS" "$dir/run3.log" || fail "the resumed total is wrong"
 answer=$(sed -n 's/^answer: //p' "$dir/run3.log")
 
 echo "== 4. a finished checkpoint"
-"$prog" --n "$n" "$@" --resume "$ck" >"$dir/run4.log" 2>&1 || fail "resuming a finished checkpoint failed"
+$relaunch "$prog" --n "$n" "$@" --resume "$ck" >"$dir/run4.log" 2>&1 || fail "resuming a finished checkpoint failed"
 cat "$dir/run4.log"
 grep -q "$subtrees finished before this run, 0 to run" "$dir/run4.log" || fail "a finished checkpoint ran subtrees again"
 [ "$(sed -n 's/^answer: //p' "$dir/run4.log")" = "$answer" ] || fail "a finished checkpoint gives another total"
