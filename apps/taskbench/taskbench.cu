@@ -17,6 +17,10 @@
  * steps ahead of its neighbours), a fork-join run two. Every run fails loudly (exit 1, a line
  * naming the step, the point and the input) when a task saw a wrong input, a point ran a
  * wrong number of tasks, or the last step's outputs are not the tasks' own.
+ *
+ * Linked with the distributed layer (GTAP_DISTRIBUTED: taskbench_dist_*), the fork-join
+ * mapping runs across ranks with a launch per step (tb_step_kernel) and its main() is
+ * taskbench_dist.cuh's.
  */
 #include <vector>
 
@@ -182,6 +186,29 @@ __device__ void fj_graph(int gi)
 }
 #endif
 
+#if defined(GTAP_DISTRIBUTED)
+/* Step t of every graph that has one: the root of a launch of the distributed program (rank
+ * 0 runs it; the step's tasks reach the other ranks by stealing). */
+#pragma gtap function
+__device__ void tb_step(int ngraphs, long t)
+{
+    for (int gi = 0; gi < ngraphs; gi++) {
+        if (!TB_LEADER || t >= g_tb[gi].g.steps)
+            continue;
+        const long lo = tb_offset_at(&g_tb[gi].g, t), hi = lo + tb_width_at(&g_tb[gi].g, t);
+#pragma gtap task
+        fj_step(gi, t, lo, hi);
+    }
+#pragma gtap taskwait
+}
+
+__global__ void tb_step_kernel(int ngraphs, long t)
+{
+#pragma gtap entry
+    tb_step(ngraphs, t);
+}
+#endif
+
 /* The run: every graph at once, in the chosen mapping. */
 #pragma gtap function
 __device__ void tb_root(int ngraphs, int mapping)
@@ -278,6 +305,9 @@ static void tb_size_deques(app_cli *c, const tb_app *app, long fanout)
     app_param(c, "max_tasks=%lld", c->max_tasks);
 }
 
+#if defined(GTAP_DISTRIBUTED)
+#include "taskbench_dist.cuh"
+#else
 int main(int argc, char **argv)
 {
     static app_stats stats;
@@ -366,3 +396,4 @@ int main(int argc, char **argv)
         return 1;
     return app_report(&c, &stats, bad ? APP_CHECK_FAIL : c.check ? APP_CHECK_PASS : APP_CHECK_SKIPPED, answer);
 }
+#endif /* !GTAP_DISTRIBUTED */

@@ -89,7 +89,10 @@ static void print_help(const char *prog, unsigned accepts)
            "  --repeat R --warmup W    timed runs (median reported) after untimed ones (5, 1)\n"
            "  --check | --no-check     final output and task-count checks (inputs: always)\n"
            "  --csv, --verbose, --threads T (OpenMP)\n");
-    if (accepts & TB_ACCEPT_MAPPING)
+    if ((accepts & TB_ACCEPT_MAPPING) && (accepts & TB_ACCEPT_FORKJOIN_ONLY))
+        printf("  --mapping M       forkjoin (the only one here: a launch per step spreads the step's points\n"
+               "                    over the ranks by stealing; their outputs are merged between launches)\n");
+    else if (accepts & TB_ACCEPT_MAPPING)
         printf("  --mapping M       dataflow (default: a task spawns each successor whose last input it\n"
                "                    completes) or forkjoin (a task per step spawns the step's points, waits)\n");
     if (accepts & TB_ACCEPT_FANOUT)
@@ -343,7 +346,7 @@ int tb_app_parse(tb_app *app, void *cli_v, int argc, char **argv, unsigned accep
     memset(app, 0, sizeof *app);
     app->prog = prog;
     app->validate = 1;
-    app->mapping = TB_MAP_DATAFLOW;
+    app->mapping = accepts & TB_ACCEPT_FORKJOIN_ONLY ? TB_MAP_FORKJOIN : TB_MAP_DATAFLOW;
     app->fault_step = app->fault_point = -1;
     const char *keys[4]; /* our program options, for app_cli_parse */
     int nk = 0;
@@ -430,6 +433,11 @@ int tb_app_parse(tb_app *app, void *cli_v, int argc, char **argv, unsigned accep
             app->mapping = TB_MAP_FORKJOIN;
         } else {
             fprintf(stderr, "%s: --mapping %s: must be dataflow or forkjoin\n", prog, m);
+            return 2;
+        }
+        if (app->mapping == TB_MAP_DATAFLOW && (accepts & TB_ACCEPT_FORKJOIN_ONLY)) {
+            fprintf(stderr, "%s: --mapping dataflow: not across ranks (its tasks count their inputs in memory "
+                            "that all tasks of the run share); use --mapping forkjoin\n", prog);
             return 2;
         }
     }

@@ -439,7 +439,9 @@ enum { TB_MAP_DATAFLOW = 1, TB_MAP_FORKJOIN = 2 };
 enum {
     TB_ACCEPT_MAPPING = 1, /* --mapping forkjoin|dataflow */
     TB_ACCEPT_FANOUT = 2,  /* --fanout N (the GPU fork-join mapping) */
-    TB_ACCEPT_GPU = 4      /* --grid, --block, --queues, --max-tasks mean something */
+    TB_ACCEPT_GPU = 4,     /* --grid, --block, --queues, --max-tasks mean something */
+    TB_ACCEPT_FORKJOIN_ONLY = 8 /* with TB_ACCEPT_MAPPING: forkjoin is the default and the only
+                                   mapping (the distributed program); --mapping dataflow is refused */
 };
 
 /* A whole run: the graphs and the options around them. */

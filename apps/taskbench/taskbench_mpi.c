@@ -8,11 +8,9 @@
  * one run (-and) run one after the other. Same flags, output and checks as the other
  * implementations; workers = ranks.
  */
-#include <fcntl.h>
 #include <mpi.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "app_cli.h"
 #include "taskbench_graph.h"
@@ -243,32 +241,6 @@ static void setup_graph(mpi_run *x, const tb_app *app, int k)
     }
 }
 
-/* Parses on every rank; only rank 0 prints what the parse prints. */
-static int parse_quietly(mpi_run *x, tb_app *app, app_cli *c, int argc, char **argv)
-{
-    int saved_out = -1, saved_err = -1;
-    if (x->rank > 0) {
-        int null = open("/dev/null", O_WRONLY);
-        fflush(stdout);
-        fflush(stderr);
-        saved_out = dup(1);
-        saved_err = dup(2);
-        dup2(null, 1);
-        dup2(null, 2);
-        close(null);
-    }
-    int rc = tb_app_parse(app, c, argc, argv, 0);
-    if (x->rank > 0) {
-        fflush(stdout);
-        fflush(stderr);
-        dup2(saved_out, 1);
-        dup2(saved_err, 2);
-        close(saved_out);
-        close(saved_err);
-    }
-    return rc;
-}
-
 int main(int argc, char **argv)
 {
     static app_stats stats;
@@ -279,7 +251,7 @@ int main(int argc, char **argv)
     MPI_Comm_rank(MPI_COMM_WORLD, &x.rank);
     MPI_Comm_size(MPI_COMM_WORLD, &x.size);
     app_cli_init(&c, "taskbench", "mpi", 0);
-    int rc = parse_quietly(&x, &app, &c, argc, argv);
+    int rc = tb_app_parse_on_rank(x.rank, &app, &c, argc, argv, 0);
     if (rc) {
         MPI_Finalize();
         return rc < 0 ? 0 : rc;
