@@ -56,7 +56,7 @@ selected() { # workload size -> 0 when --only selects it
 }
 
 fail=0
-while IFS=$'\t' read -r workload size impl paper cmd; do
+while IFS=$'\t' read -r workload size impl paper format csv_size cmd; do
     selected "$workload" "$size" || continue
     if [ "$workload" = first-launch ]; then
         # launch 1 - launch 2 of one process (app_gtap_run's --verbose lines), in $repeat processes
@@ -84,16 +84,30 @@ while IFS=$'\t' read -r workload size impl paper cmd; do
         printf "%-18s %10s %10.3f ms  (launch 1 - launch 2, median of %d processes)\n" "$workload" "$size" "$median" "$repeat"
         continue
     fi
-    echo "== $workload $size: $cmd --csv" >> "$log"
-    (cd "$build" && ./$cmd --csv) > "$out/run.out" 2>&1
-    rc=$?
-    cat "$out/run.out" >> "$log"
-    # The app's CSV row (apps/common/app_cli.h, APP_CSV_HEADER; block-level programs print the
-    # thread-level name with impl gtap-block): field 10 kernel_ms (the median),
-    # field 15 check.
-    row=$(grep -E "^[A-Za-z0-9_]+,$impl,$size," "$out/run.out" | tail -n 1)
-    median=$(echo "$row" | cut -d, -f10)
-    check=$(echo "$row" | cut -d, -f15)
+    if [ "$format" = uts ]; then
+        # the UTS programs' lines (apps/uts/uts.h uts_report): "PASS: UTS ... in X ms", one per
+        # run, or a FAIL line; the row is the median of the runs
+        echo "== $workload $size: $cmd" >> "$log"
+        (cd "$build" && ./$cmd) > "$out/run.out" 2>&1
+        rc=$?
+        cat "$out/run.out" >> "$log"
+        row=$(sed -n 's/^PASS: .* in \([0-9.]*\) ms.*/\1/p' "$out/run.out" | sort -g |
+              awk '{t[NR] = $1} END {if (NR) print t[int((NR + 1) / 2)]}')
+        median=$row
+        check=pass
+        grep -q '^FAIL' "$out/run.out" && check=fail
+    else
+        echo "== $workload $size: $cmd --csv" >> "$log"
+        (cd "$build" && ./$cmd --csv) > "$out/run.out" 2>&1
+        rc=$?
+        cat "$out/run.out" >> "$log"
+        # The app's CSV row (apps/common/app_cli.h, APP_CSV_HEADER; block-level programs print the
+        # thread-level name with impl gtap-block; csv_size is its n field): field 10 kernel_ms
+        # (the median), field 15 check.
+        row=$(grep -E "^[A-Za-z0-9_]+,$impl,$csv_size," "$out/run.out" | tail -n 1)
+        median=$(echo "$row" | cut -d, -f10)
+        check=$(echo "$row" | cut -d, -f15)
+    fi
     if [ $rc -ne 0 ] || [ -z "$row" ] || [ "$check" != pass ]; then
         echo "headline.sh: $workload $size failed (exit $rc, check '${check}'); see $log" >&2
         fail=1

@@ -55,20 +55,47 @@ WORKLOADS = [
     # FIRST_LAUNCH: launch 1 minus launch 2 of one process, median over `repeat` processes
     ("first-launch", "fib30", "gtap-thread", "apps/fib/fib", "--n 30",
      "first launch of a process minus its second, fib(30); median of 11 processes", None, None),
+    # The upstream's newest evaluation (paper column: its published GTaP medians on the GH200) and
+    # the cluster-scale N-Queens and UTS. A ninth element overrides the command: "args" replaces
+    # "--n SIZE EXTRA", "n" is the size in the app's CSV row, "repeat" / "warmup" are fixed launch
+    # counts (runs of seconds), and "format": "uts" reads the median of the UTS programs' PASS lines.
+    ("fmm", "5e7-theta0.2", "gtap-thread", "apps/fmm/fmm", "",
+     "FMM dual-tree traversal, uniform cube, P=4 (upstream GH200)", 429.4, None,
+     {"args": "--n 50000000 --theta 0.2", "n": "50000000", "repeat": 5}),
+    ("fmm", "5e7-theta0.5", "gtap-thread", "apps/fmm/fmm", "",
+     "FMM dual-tree traversal, uniform cube, P=4 (upstream GH200)", 30.9, None,
+     {"args": "--n 50000000 --theta 0.5", "n": "50000000", "repeat": 5}),
+    ("hetero-tree-queues", 28, "gtap-thread", "apps/hetero_tree/hetero_tree_kq", "--k 2 --compute 1024",
+     "heterogeneous binary tree, K=2, a queue per leaf kind (upstream GH200)", 324.4, None, {"n": "28"}),
+    ("nqueens-tuned", 20, "gtap-thread", "apps/nqueens_tuned/nqueens_tuned", "",
+     "N-Queens, tuned leaf (iterative DFS), default cutoffs", None, None, {"repeat": 3}),
+    ("nqueens-tuned", 21, "gtap-thread", "apps/nqueens_tuned/nqueens_tuned", "",
+     "N-Queens, tuned leaf (iterative DFS), default cutoffs; one run", None, None, {"repeat": 1, "warmup": 0}),
+    ("uts", "T1XXL", "gtap-thread", "apps/uts/uts_dfs_gpu", "",
+     "UTS T1XXL (4.23 G nodes, geometric), budgeted DFS tasks; host time per run, median of 3", None, None,
+     {"args": "T1XXL 3", "format": "uts"}),
+    ("uts", "T3XXL", "gtap-thread", "apps/uts/uts_dfs_gpu", "",
+     "UTS T3XXL (2.79 G nodes, binomial), budgeted DFS tasks; host time per run, median of 3", None, None,
+     {"args": "T3XXL 3", "format": "uts"}),
 ]
 FIRST_LAUNCH = "first-launch"
+
+
+def options(w):
+    """The workload's command overrides (the optional ninth element), or {}."""
+    return w[8] if len(w) > 8 else {}
 
 
 def command(w, build="build", repeat=REPEAT):
     """The exact command line of workload w, run from the repository root (for FIRST_LAUNCH: of
     one of its processes)."""
-    _, size, _, prog, extra, _, _, _ = w
+    size, prog, extra, o = w[1], w[3], w[4], options(w)
     if w[0] == FIRST_LAUNCH:
         return "%s/%s %s --warmup 0 --repeat 2 --verbose" % (build, prog, extra)
-    args = "--n %d %s --warmup 1 --repeat %d" % (size, extra, repeat)
+    args = o.get("args", "--n %s %s" % (size, extra))
+    if o.get("format") != "uts":
+        args += " --warmup %d --repeat %d" % (o.get("warmup", 1), o.get("repeat", repeat))
     return "%s/%s %s" % (build, prog, " ".join(args.split()))
-
-
 
 
 def read_rows(path):
@@ -154,14 +181,17 @@ def main():
     g.add_argument("--check", metavar="README", help="exit 1 if README's table differs from the CSV's")
     g.add_argument("--write", metavar="README", help="replace README's table with the CSV's")
     g.add_argument("--commands", action="store_true",
-                   help="print the workloads as tab-separated workload, size, impl, paper_ms, command "
-                        "(program path and arguments, relative to a build folder)")
+                   help="print the workloads as tab-separated workload, size, impl, paper_ms, output "
+                        "format (app or uts), the size in the app's CSV row, command (program path and "
+                        "arguments, relative to a build folder)")
     ap.add_argument("--repeat", type=int, default=REPEAT, help="timed launches in --commands (default %(default)s)")
     a = ap.parse_args()
 
     if a.commands:
         for w in WORKLOADS:
-            print("\t".join([w[0], str(w[1]), w[2], repr(w[6]), command(w, ".", a.repeat)[2:]]))
+            o = options(w)
+            print("\t".join([w[0], str(w[1]), w[2], repr(w[6]), o.get("format", "app"), str(o.get("n", w[1])),
+                             command(w, ".", a.repeat)[2:]]))
         return 0
     want = table(read_rows(a.csv))
     if not a.check and not a.write:
