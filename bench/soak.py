@@ -218,21 +218,43 @@ def dist_args(app, rng, host):
                 "--seed", str(rng.randint(1, 1000)), "--repeat", "1", "--warmup", "0"]
     if app == "warp_sum":  # n, runs, elements per warp task
         return [str(rng.randint(1, [100000, 50000000][s])), str(rng.randint(1, 3)), str(rng.choice([8, 33, 256, 4096]))]
+    if app in ("taskbench", "taskbench_block"):  # apps/taskbench: taskbench_dist, the fork-join mapping
+        return taskbench_args(rng, [16, 2048][s], [6, 24][s]) + ["--repeat", "1", "--warmup", "0"]
     return [str(rng.randint(2, [8, 12][s])), "ok", str(rng.randint(1, 2))]  # block_check
+
+
+def taskbench_args(rng, max_width, max_steps):
+    """One Task Bench graph that the driver accepts (apps/taskbench/README.md): any pattern and
+    kernel, the period and radix the pattern allows."""
+    pattern = rng.choice(["trivial", "no_comm", "stencil_1d", "stencil_1d_periodic", "dom", "tree", "fft",
+                          "all_to_all", "nearest", "spread", "random_nearest"])
+    width = rng.randint(3 if pattern == "stencil_1d_periodic" else 1, max_width)
+    a = ["-steps", str(rng.randint(1, max_steps)), "-width", str(width), "-type", pattern,
+         "-kernel", rng.choice(["empty", "compute_bound", "busy_wait", "load_imbalance"]),
+         "-iter", str(rng.choice([0, 16, 256, 4096])), "-seed", str(rng.randint(0, 1000))]
+    if pattern in ("nearest", "spread", "random_nearest"):
+        radix = rng.randint(1, 5)
+        a += ["-radix", str(radix)]
+        if pattern == "spread":  # later edge sets must not wrap around: period <= ceil(width / radix)
+            a += ["-period", str(rng.randint(1, min(3, (width + radix - 1) // radix)))]
+    return a
 
 
 DIST_APPS = ["fib", "nqueens", "bintree", "bary", "detached", "nqueens_ntw", "bfs", "bintree_block",
              "bary_block", "bfs_block", "block_check", "uts", "uts_dfs", "warp_sum", "hetero", "hetero_kq",
-             "hetero_block", "fmm", "nqueens_tuned"]
+             "hetero_block", "fmm", "nqueens_tuned", "taskbench", "taskbench_block"]
 
 
 def dist_binary(build, app, host):
     """apps/dist/dist_APP_{host,gpu}; UTS's are apps/uts/uts[_dfs]_dist_{host,gpu}, the FMM's
-    apps/fmm/fmm_dist_{host,gpu}, the tuned N-Queens' apps/nqueens_tuned/nqueens_tuned_dist_*."""
+    apps/fmm/fmm_dist_{host,gpu}, the tuned N-Queens' apps/nqueens_tuned/nqueens_tuned_dist_*,
+    Task Bench's apps/taskbench/taskbench_dist[_block]_*."""
     kind = "host" if host else "gpu"
     folder = {"uts": "uts", "uts_dfs": "uts", "fmm": "fmm", "nqueens_tuned": "nqueens_tuned"}
     if app in folder:
         return os.path.join(build, "apps", folder[app], "%s_dist_%s" % (app, kind))
+    if app.startswith("taskbench"):  # taskbench_dist_{host,gpu}, taskbench_dist_block_{host,gpu}
+        return os.path.join(build, "apps", "taskbench", app.replace("taskbench", "taskbench_dist") + "_" + kind)
     return os.path.join(build, "apps", "dist", "dist_%s_%s" % (app, kind))
 
 
