@@ -233,7 +233,7 @@ def taskbench_args(rng, max_width, max_steps):
          "-kernel", rng.choice(["empty", "compute_bound", "busy_wait", "load_imbalance"]),
          "-iter", str(rng.choice([0, 16, 256, 4096])), "-seed", str(rng.randint(0, 1000))]
     if pattern in ("nearest", "spread", "random_nearest"):
-        radix = rng.randint(1, 5)
+        radix = rng.randint(1, min(5, width))  # more than width: a dependency twice (rejected)
         a += ["-radix", str(radix)]
         if pattern == "spread":  # later edge sets must not wrap around: period <= ceil(width / radix)
             a += ["-period", str(rng.randint(1, min(3, (width + radix - 1) // radix)))]
