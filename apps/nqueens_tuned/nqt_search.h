@@ -110,24 +110,18 @@ NQT_FN void nqt_dfs_begin(nqt_dfs *s, int n, int row, uint32_t cols, uint32_t le
     }
 }
 
-/* Runs at most `budget` steps. Returns 1 when the DFS is finished, 0 when the budget ran out:
- * then s and the stack hold the rest (nqt_dfs_split, or run again). Solutions accumulate in
- * s->count. The DFS never enters the last row: a placement on the row before counts the free
- * columns it leaves there (at most one: n - 1 columns are taken), so a step finds at most one
- * solution and this call's count fits the 32-bit step counter's range.
- *
- * A step, by default, places a queen (descends, or counts on the row before the last) or
- * backtracks one level. Built with NQT_PLACEMENT_STEP (the nqueens_tuned_step programs), a
- * step is one placement: a placement that leaves the next row no free column is not descended
- * into, and a level left without candidates is backed out of in the same step, up to the
- * nearest stacked level that has one. That takes half the steps (n = 14: 13.5 M instead of
- * 26.0 M), and the lanes of a warp run the same few instructions each step, diverging only
- * while backing up; whether it is faster on the GPU awaits its A/B (bench/NOTES.md).
- *
- * The stack is addressed through a pointer moved by `stride`, not by depth times stride, to
- * keep the loop short, and the word of the level above is kept in a register (`above`):
- * backtracking uses it at once and loads the next one up for a later backtrack, so the load's
- * latency (shared memory on the GPU) is off the step's critical path. */
+/* Runs at most `budget` steps (a step places a queen or backtracks one level). Returns 1 when
+ * the DFS is finished, 0 when the budget ran out: then s and the stack hold the rest
+ * (nqt_dfs_split, or run again). Solutions accumulate in s->count.
+ * The DFS never enters the last row: a placement on the row before counts the free columns it
+ * leaves there (at most one: n - 1 columns are taken), so a step finds at most one solution
+ * and this call's count fits the 32-bit step counter's range. The stack is addressed through
+ * a pointer moved by `stride`, not by depth times stride, to keep the loop short, and the
+ * word of the level above is kept in a register (`above`): backtracking uses it at once and
+ * loads the next one up for a later backtrack, so the load's latency (shared memory on the
+ * GPU) is off the step's critical path. A step per placement instead (a dead-end placement
+ * not descended into, exhausted levels backed out of in the same step) takes half the steps
+ * and ran 2.1x slower on the GPU (bench/NOTES.md). */
 NQT_FN int nqt_dfs_run(nqt_dfs *s, uint32_t *stack, int stride, uint32_t budget)
 {
     const uint32_t mask = s->mask;
@@ -137,45 +131,6 @@ NQT_FN int nqt_dfs_run(nqt_dfs *s, uint32_t *stack, int stride, uint32_t budget)
     const uint32_t *before_last = /* the level above the last row (none: begin counted it) */
         s->last >= 1 ? stack + (s->last - 1) * stride : NULL;
     int done = 0;
-#if defined(NQT_PLACEMENT_STEP)
-    for (; budget; budget--) {
-        if (a) {
-            const uint32_t p = a & (0u - a);
-            const uint32_t c1 = c | p, l1 = (l | p) << 1, r1 = (r | p) >> 1;
-            const uint32_t a1 = nqt_free(mask, c1, l1, r1);
-            if (top == before_last) { /* the next row is the last: count */
-                found += (uint32_t)NQT_POPC(a1);
-            } else if (a1) { /* descend */
-                above = nqt_stack_word(a, l, r); /* p stays in: see the file comment */
-                *top = above;
-                top += stride;
-                c = c1;
-                l = l1;
-                r = r1;
-                a = a1;
-                continue;
-            }
-            a ^= p;
-            if (a)
-                continue;
-        }
-        /* no candidate left here: back up to the nearest level with one, or finish */
-        do {
-            if (top == stack) {
-                done = 1;
-                break;
-            }
-            top -= stride;
-            const uint32_t w = above;
-            above = top != stack ? top[-stride] : 0; /* needed at the next level up only */
-            const uint32_t p = w & (0u - w);
-            a = (w ^ p) & NQT_CAND_BITS;
-            nqt_undo(w, p, &c, &l, &r);
-        } while (!a);
-        if (done)
-            break;
-    }
-#else
     for (; budget; budget--) {
         if (a) {
             const uint32_t p = a & (0u - a);
@@ -206,7 +161,6 @@ NQT_FN int nqt_dfs_run(nqt_dfs *s, uint32_t *stack, int stride, uint32_t budget)
             nqt_undo(w, p, &c, &l, &r);
         }
     }
-#endif
     s->cols = c;
     s->left = l;
     s->right = r;

@@ -1,5 +1,4 @@
-/* test_dfs.c - the leaf DFS of nqt_search.h on its own, in the step form it is compiled with
- * (built twice: the default step, and with NQT_PLACEMENT_STEP). Every board n = 1..13 must
+/* test_dfs.c - the leaf DFS of nqt_search.h on its own. Every board n = 1..13 must
  * give its known count (A000170) run whole, and n = 4..12 also run in random budgets of 1..40
  * steps with random splits (nqt_dfs_split) whose pieces are run the same way, from a stack of
  * pending pieces: what the GPU program does with its leaf segments and hand-overs. Prints PASS,
@@ -84,13 +83,7 @@ int main(void)
             }
         }
     if (!bad)
-        printf("PASS: the DFS (%s) counts every board n = 1..13 whole and n = 4..12 in random budgets "
-               "and splits\n",
-#if defined(NQT_PLACEMENT_STEP)
-               "a placement per step"
-#else
-               "a placement or a backtrack per step"
-#endif
-        );
+        printf("PASS: the DFS counts every board n = 1..13 whole and n = 4..12 in random budgets and "
+               "splits\n");
     return bad;
 }
