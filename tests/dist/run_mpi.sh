@@ -6,7 +6,11 @@
 # exits non-zero within S seconds and its output matches REGEX). The timeout (default 120 s)
 # only catches hangs; it is not a performance check. --gpu-job: a job of a GPU build; it exits 77
 # (skipped) on a machine without a GPU, and with fewer GPUs than ranks the ranks share them
-# (GTAP_DIST_SHARE_GPU=1; the gtap_mps fixture runs them under MPS where it can).
+# (GTAP_DIST_SHARE_GPU=1; the gtap_mps fixture runs them under MPS where it can). A GPU job
+# whose ranks could not open the GPU because the MPS server was restarting (after an earlier
+# test's rank was killed or faulted, MPS ends every client of its server and starts a new one:
+# "MPS server is not ready", "busy or unavailable" for a second or two) runs again, at most
+# twice, 2 s apart, with a note; any other failure counts at once.
 set -u
 expect_fail=""
 max_s=120
@@ -22,6 +26,8 @@ while [ $# -gt 0 ]; do
     esac
 done
 np=$1; shift
+# the ranks' messages when their GPU cannot be opened while the MPS server restarts
+MPS_RESTARTING="(sees no GPU|cannot use GPU [0-9]+|no CUDA device).*(MPS server is not ready|busy or unavailable)"
 if [ "$gpu_job" -eq 1 ]; then
     have=$(nvidia-smi -L 2>/dev/null | grep -c '^GPU' || true)
     if [ "${have:-0}" -eq 0 ]; then
@@ -51,12 +57,22 @@ else
     for e in $envs; do flags="$flags -genv $(echo "$e" | sed 's/=/ /')"; done
 fi
 out=$(mktemp)
-start=$(date +%s)
-# shellcheck disable=SC2086
-env $envs timeout -k 5 "$max_s" "$MPIRUN" $flags -np "$np" "$@" > "$out" 2>&1
-rc=$?
-elapsed=$(( $(date +%s) - start ))
-cat "$out"
+tries=0
+while :; do
+    start=$(date +%s)
+    # shellcheck disable=SC2086
+    env $envs timeout -k 5 "$max_s" "$MPIRUN" $flags -np "$np" "$@" > "$out" 2>&1
+    rc=$?
+    elapsed=$(( $(date +%s) - start ))
+    cat "$out"
+    tries=$((tries + 1))
+    if [ "$gpu_job" -eq 1 ] && [ "$rc" -ne 0 ] && [ "$tries" -lt 3 ] && grep -Eq "$MPS_RESTARTING" "$out"; then
+        echo "note: the GPU was unavailable while the MPS server restarted; running the job again in 2 s"
+        sleep 2
+        continue
+    fi
+    break
+done
 # 124: timeout stopped the job; 137 is also a job whose rank died of SIGKILL (128 + 9), a
 # hang only when it came from timeout's -k after max_s
 if [ "$rc" -eq 124 ] || { [ "$rc" -eq 137 ] && [ "$elapsed" -ge "$max_s" ]; }; then

@@ -11,7 +11,8 @@
 # not kill the other ranks before they record theirs) unless a signal ended the program,
 # which it passes on to the launcher by ending itself with that signal.
 # --gpu-job: exit 77 (skipped) on a machine without a GPU; with fewer GPUs than ranks the
-# ranks share them (GTAP_DIST_SHARE_GPU=1), as tests/dist/run_mpi.sh does.
+# ranks share them (GTAP_DIST_SHARE_GPU=1), and a job whose ranks could not open the GPU while
+# the MPS server restarted runs again (at most twice, 2 s apart), as tests/dist/run_mpi.sh does.
 set -u
 gpu_job=0
 if [ "$1" = "--gpu-job" ]; then
@@ -41,19 +42,35 @@ if "$MPIRUN" --version 2>&1 | grep -q "Open MPI"; then
     flags="--oversubscribe --bind-to none --mca btl self,vader --mca pml ob1"
     [ "$(id -u)" -eq 0 ] && flags="$flags --allow-run-as-root"
 fi
-statuses=$(mktemp -d)
-# shellcheck disable=SC2016,SC2086
-"$MPIRUN" $flags -np "$np" sh -c '
-    dir=$1
-    shift
-    "$@"
-    s=$?
-    echo "$s" >"$dir/${OMPI_COMM_WORLD_RANK:-${PMI_RANK:-${SLURM_PROCID:-0}}}"
-    if [ "$s" -gt 128 ]; then
-        kill -s "$(kill -l "$s")" $$
+# the ranks' messages when their GPU cannot be opened while the MPS server restarts
+MPS_RESTARTING="(sees no GPU|cannot use GPU [0-9]+|no CUDA device).*(MPS server is not ready|busy or unavailable)"
+log=$(mktemp)
+tries=0
+while :; do
+    statuses=$(mktemp -d)
+    # shellcheck disable=SC2016,SC2086
+    "$MPIRUN" $flags -np "$np" sh -c '
+        dir=$1
+        shift
+        "$@"
+        s=$?
+        echo "$s" >"$dir/${OMPI_COMM_WORLD_RANK:-${PMI_RANK:-${SLURM_PROCID:-0}}}"
+        if [ "$s" -gt 128 ]; then
+            kill -s "$(kill -l "$s")" $$
+        fi
+        exit 0' rank "$statuses" "$@" >"$log" 2>&1
+    rc=$?
+    cat "$log"
+    tries=$((tries + 1))
+    if [ "$gpu_job" -eq 1 ] && [ "$tries" -lt 3 ] && grep -Eq "$MPS_RESTARTING" "$log"; then
+        echo "note: the GPU was unavailable while the MPS server restarted; running the job again in 2 s"
+        rm -rf "$statuses"
+        sleep 2
+        continue
     fi
-    exit 0' rank "$statuses" "$@"
-rc=$?
+    break
+done
+rm -f "$log"
 if [ "$rc" -ne 0 ]; then
     rm -rf "$statuses"
     exit "$rc"
