@@ -27,7 +27,7 @@ int gtap_proto_decode(const uint8_t *in, uint64_t len, gtap_proto_header *h)
     h->arg0 = gtap_wire_get32(in + 12);
     h->arg1 = gtap_wire_get32(in + 16);
     h->progress = gtap_wire_get64(in + 24);
-    if (h->kind < GTAP_PROTO_STEAL_REQ || h->kind > GTAP_PROTO_STOP)
+    if (h->kind < GTAP_PROTO_STEAL_REQ || h->kind > GTAP_PROTO_DUMP)
         return -1;
     return 0;
 }
@@ -40,6 +40,7 @@ const char *gtap_proto_kind_str(unsigned kind)
     case GTAP_PROTO_RESULTS: return "RESULTS";
     case GTAP_PROTO_TOKEN: return "TOKEN";
     case GTAP_PROTO_STOP: return "STOP";
+    case GTAP_PROTO_DUMP: return "DUMP";
     default: return "?";
     }
 }

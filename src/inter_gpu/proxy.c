@@ -59,6 +59,27 @@ static int complete_sends(void)
     return done;
 }
 
+/* The watchdog fired here: every other rank prints its state (GTAP_PROTO_DUMP) before the
+ * job ends, since a rank that waits outside a run is not watched and would end silent. Sends
+ * the requests and waits wait_s for them to go out and be printed; nothing else is handled. */
+void gtap_proxy_request_dumps(double wait_s)
+{
+    const struct timespec nap = {0, 10 * 1000 * 1000};
+    const uint64_t end = gtap_dist_now_ns() + (uint64_t)(wait_s * 1e9);
+    if (P.size < 2)
+        return;
+    fprintf(stderr, "gtap: rank %d asks the other %d rank(s) for their state before the job ends\n", P.rank,
+            P.size - 1);
+    fflush(stderr);
+    for (int r = 0; r < P.size; r++)
+        if (r != P.rank)
+            gtap_proxy_send(r, GTAP_PROTO_DUMP, P.epoch, (uint32_t)P.rank, 0, NULL, 0);
+    while (gtap_dist_now_ns() < end) {
+        complete_sends();
+        nanosleep(&nap, NULL);
+    }
+}
+
 /* ---- the node's inbox (proxy produces) -------------------------------------------------- */
 
 static void inbox_post(unsigned kind, uint32_t arg, const void *data, uint32_t bytes)
@@ -325,6 +346,9 @@ static void handle_net(int src, uint8_t *buf, int len)
             gtap_dist_fatal("protocol error: unexpected termination token (run %u, wave %u) from rank %d",
                             h.epoch, h.arg0, src);
         P.progressed = 1;
+        break;
+    case GTAP_PROTO_DUMP: /* any run: the asking rank is about to end the job */
+        gtap_proxy_dump_state((int)h.arg0);
         break;
     case GTAP_PROTO_STOP: {
         int kids[32], nk = gtap_proto_tree_children(P.rank, P.size, kids);

@@ -107,7 +107,9 @@ extern struct proxy gtap_proxy_state;
 /* proxy.c */
 void gtap_proxy_send(int dst, unsigned kind, uint32_t epoch, uint32_t arg0, uint32_t arg1,
                      const void *payload, uint32_t plen);
+void gtap_proxy_request_dumps(double wait_s);
 /* proxy_report.c */
+void gtap_proxy_dump_state(int requested_by);
 int gtap_proxy_gather_step(void);
 void gtap_proxy_check_job_migration(void);
 void gtap_proxy_watchdog_step(void);

@@ -116,7 +116,9 @@ void gtap_proxy_check_job_migration(void)
 
 /* ---- watchdog (GTAP_WATCHDOG_S) --------------------------------------------------------- */
 
-static void dump_state(void)
+/* This rank's state on stderr: its own watchdog fired (requested_by < 0), or rank
+ * requested_by's did (GTAP_PROTO_DUMP). */
+void gtap_proxy_dump_state(int requested_by)
 {
     char buf[4096];
     int n = 0;
@@ -125,8 +127,11 @@ static void dump_state(void)
     static const char *cmds[] = {"", "attaching the node (gtap_initialize)", "detaching the node",
                                  "gtap_replicate", "gtap_dist_allreduce_u64/_f64", "gtap_dist_barrier",
                                  "gtap_dist_stats_gather", "gtap_dist_finalize"};
-    OUT("gtap: watchdog dump of rank %d (host %s, %s): proxy %s, run %u, stop known for run %u, "
-        "termination %s%s%s\n", P.rank, P.g->host, P.g->device, rs_str(P.rs), P.epoch, P.stop_epoch,
+    char asked[48] = "";
+    if (requested_by >= 0)
+        snprintf(asked, sizeof asked, ", at rank %d's request", requested_by);
+    OUT("gtap: watchdog dump of rank %d (host %s, %s%s): proxy %s, run %u, stop known for run %u, "
+        "termination %s%s%s\n", P.rank, P.g->host, P.g->device, asked, rs_str(P.rs), P.epoch, P.stop_epoch,
         P.safra_on ? "by Safra token" : "by root completion",
         P.cmd ? ", waiting for every rank in the collective of " : "",
         P.cmd && P.cmd->kind > 0 && P.cmd->kind <= GTAP_CMD_FINALIZE ? cmds[P.cmd->kind] : "");
@@ -140,6 +145,9 @@ static void dump_state(void)
         if (s->in_run && !s->idle && s->segments == P.last_segments)
             OUT("gtap:   the node holds work but finished no task segment for the whole period: "
                 "a task that does not return, or one far longer than GTAP_WATCHDOG_S?\n");
+        if (P.rs == RS_OUTSIDE && !P.cmd)
+            OUT("gtap:   between runs: the node of rank %d has not begun run %u (the program has not "
+                "launched it, or the launched kernel has not started)\n", P.rank, P.epoch + 1);
         OUT("gtap:   inbox: head %llu tail %llu (+%d queued in the proxy); outbox: head %llu tail %llu\n",
             (unsigned long long)r->inbox.head, (unsigned long long)r->inbox.tail, P.inq.n - P.inq_head,
             (unsigned long long)r->outbox.head, (unsigned long long)r->outbox.tail);
@@ -177,7 +185,8 @@ void gtap_proxy_watchdog_step(void)
         return;
     }
     if ((double)(now - P.last_progress_ns) > P.g->cfg.watchdog_s * 1e9) {
-        dump_state();
+        gtap_proxy_dump_state(-1);
+        gtap_proxy_request_dumps(1.0);
         gtap_dist_fatal("watchdog: no progress for %.1f s (GTAP_WATCHDOG_S=%g)",
                         (now - P.last_progress_ns) / 1e9, P.g->cfg.watchdog_s);
     }
