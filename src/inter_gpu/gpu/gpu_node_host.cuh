@@ -25,6 +25,8 @@
 
 typedef struct gtap_gnode_host {
     int attached;
+    int shared;               /* other ranks of this job use this GPU too (GTAP_DIST_SHARE_GPU) */
+    int launched;             /* this process has launched a run */
     gtap_node_region *region; /* host address */
     void *dev[16];            /* device allocations (10 today) */
     int ndev;
@@ -71,7 +73,32 @@ static inline int gtap_gnode_select_device(gtap_config_t *c)
         if (sharing > 1)
             c->grid_size = c->grid_size / sharing > 0 ? c->grid_size / sharing : 1;
     }
+    gtap_gnode_h.shared = gtap_gnode_share_gpu() && (gtap_dist_local_size() - dev + n - 1) / n > 1;
     return 0;
+}
+
+/* Before this process's first run, when other ranks share its GPU: every rank finishes what it
+ * queued on the GPU (the program's own set-up kernels) and waits for the others
+ * (gtap_dist_barrier), so that no rank's persistent kernel is resident while another rank's
+ * set-up still needs the GPU. A run ends only when every rank's node is passive, and a set-up
+ * kernel whose blocks do not fit beside another rank's persistent kernel (or a change of a
+ * device-wide setting that waits for the GPU to be idle) would wait for that run, which waits
+ * for this rank: a hang. Later runs start without it (T5). Returns 0, or a CUDA error code
+ * after a message. */
+static inline int gtap_gnode_before_launch(void)
+{
+    if (gtap_gnode_h.launched || !gtap_gnode_h.attached)
+        return 0;
+    gtap_gnode_h.launched = 1;
+    if (!gtap_gnode_h.shared)
+        return 0;
+    cudaError_t e = cudaDeviceSynchronize();
+    if (e != cudaSuccess) {
+        fprintf(stderr, "gtap: error: rank %d: the work queued before its first run failed: %s\n", gtap_dist_rank(),
+                cudaGetErrorString(e));
+        return (int)e;
+    }
+    return gtap_dist_barrier() != 0 ? (int)cudaErrorUnknown : 0;
 }
 
 static inline void *gtap_gnode_dev_alloc(size_t bytes, int zero, cudaError_t *err)
@@ -312,6 +339,7 @@ static inline void gtap_gnode_detach(void)
     gtap_gnode_direct_release();
     gtap_dist_detach_node();
     gtap_gnode_h.attached = 0;
+    gtap_gnode_h.launched = 0; /* a node attached again syncs before its first run again */
     gtap_gnode_release();
 }
 

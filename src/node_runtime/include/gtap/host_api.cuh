@@ -499,6 +499,10 @@ static inline cudaError_t gtap_launch(void (*kernel)(KernelArgs...), Args &&...a
 #endif
     if (int e = gtap_size_stack((const void *)kernel))
         return (cudaError_t)e;
+#if defined(GTAP_DISTRIBUTED)
+    if (int e = gtap_gnode_before_launch()) /* ranks sharing a GPU: none starts its first run early */
+        return (cudaError_t)e;
+#endif
     kernel<<<grid, block, smem, gtap_launch_stream>>>(static_cast<KernelArgs>(std::forward<Args>(args))...);
     return cudaGetLastError();
 }
