@@ -22,7 +22,7 @@ enum gtap_proto_kind {
     GTAP_PROTO_TOKEN = 4,       /* arg0 = wave, arg1 = black; [i64 q] (Safra) */
     GTAP_PROTO_STOP = 5,        /* arg0 = termination mode; [u64 decision time, ns] */
     GTAP_PROTO_DUMP = 6         /* arg0 = the rank whose watchdog fired; no payload: print this
-                                 * rank's state, the job is about to end (F-watchdog) */
+                                 * rank's state, the job is about to end (docs/dist.md F4) */
 };
 
 /* STEAL_REPLY's arg1 when the victim's proxy could not ask its node (not in the request's

@@ -68,12 +68,10 @@ static inline int gtap_gnode_select_device(gtap_config_t *c)
     /* GTAP_DIST_SHARE_GPU=1: the ranks of a host that share this GPU (local ranks congruent
      * to dev modulo n) split its default grid, so that their persistent kernels are resident
      * side by side under MPS instead of each waiting for SMs the others hold. */
-    if (gtap_gnode_share_gpu() && c->grid_is_default) {
-        const int sharing = (gtap_dist_local_size() - dev + n - 1) / n;
-        if (sharing > 1)
-            c->grid_size = c->grid_size / sharing > 0 ? c->grid_size / sharing : 1;
-    }
-    gtap_gnode_h.shared = gtap_gnode_share_gpu() && (gtap_dist_local_size() - dev + n - 1) / n > 1;
+    const int sharing = gtap_gnode_share_gpu() ? (gtap_dist_local_size() - dev + n - 1) / n : 1;
+    if (sharing > 1 && c->grid_is_default)
+        c->grid_size = c->grid_size / sharing > 0 ? c->grid_size / sharing : 1;
+    gtap_gnode_h.shared = sharing > 1;
     return 0;
 }
 
