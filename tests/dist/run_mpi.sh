@@ -26,8 +26,7 @@ while [ $# -gt 0 ]; do
     esac
 done
 np=$1; shift
-# the ranks' messages when their GPU cannot be opened while the MPS server restarts
-MPS_RESTARTING="(sees no GPU|cannot use GPU [0-9]+|no CUDA device).*(MPS server is not ready|busy or unavailable)"
+. "$(dirname "$0")/mps_restarting.sh" # mps_restarting LOG
 if [ "$gpu_job" -eq 1 ]; then
     have=$(nvidia-smi -L 2>/dev/null | grep -c '^GPU' || true)
     if [ "${have:-0}" -eq 0 ]; then
@@ -66,7 +65,7 @@ while :; do
     elapsed=$(( $(date +%s) - start ))
     cat "$out"
     tries=$((tries + 1))
-    if [ "$gpu_job" -eq 1 ] && [ "$rc" -ne 0 ] && [ "$tries" -lt 3 ] && grep -Eq "$MPS_RESTARTING" "$out"; then
+    if [ "$gpu_job" -eq 1 ] && [ "$rc" -ne 0 ] && [ "$tries" -lt 3 ] && mps_restarting "$out"; then
         echo "note: the GPU was unavailable while the MPS server restarted; running the job again in 2 s"
         sleep 2
         continue

@@ -42,8 +42,7 @@ if "$MPIRUN" --version 2>&1 | grep -q "Open MPI"; then
     flags="--oversubscribe --bind-to none --mca btl self,vader --mca pml ob1"
     [ "$(id -u)" -eq 0 ] && flags="$flags --allow-run-as-root"
 fi
-# the ranks' messages when their GPU cannot be opened while the MPS server restarts
-MPS_RESTARTING="(sees no GPU|cannot use GPU [0-9]+|no CUDA device).*(MPS server is not ready|busy or unavailable)"
+. "$(dirname "$0")/../dist/mps_restarting.sh" # mps_restarting LOG
 log=$(mktemp)
 tries=0
 while :; do
@@ -62,7 +61,7 @@ while :; do
     rc=$?
     cat "$log"
     tries=$((tries + 1))
-    if [ "$gpu_job" -eq 1 ] && [ "$tries" -lt 3 ] && grep -Eq "$MPS_RESTARTING" "$log"; then
+    if [ "$gpu_job" -eq 1 ] && [ "$tries" -lt 3 ] && mps_restarting "$log"; then
         echo "note: the GPU was unavailable while the MPS server restarted; running the job again in 2 s"
         rm -rf "$statuses"
         sleep 2
